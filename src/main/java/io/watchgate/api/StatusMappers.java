@@ -1,0 +1,64 @@
+package io.watchgate.api;
+
+import io.watchgate.status.ApiException;
+import io.watchgate.status.StatusBody;
+import io.watchgate.store.StoreException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Every error leaves as a Kubernetes {@code Status}; nothing reaches a client as a stack trace. */
+public class StatusMappers {
+
+    private static final Logger LOG = Logger.getLogger(StatusMappers.class);
+
+    @ServerExceptionMapper
+    public Response apiException(ApiException e) {
+        return toResponse(e);
+    }
+
+    @ServerExceptionMapper
+    public Response compacted(StoreException.Compacted e) {
+        return toResponse(ApiException.expired("too old resource version: " + e.requested() + " (" + e.oldest() + ")"));
+    }
+
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e) {
+        int code = e.getResponse().getStatus();
+        return toResponse(switch (code) {
+            case 404 -> new ApiException(404, "NotFound", "the server could not find the requested resource");
+            case 405 -> new ApiException(405, "MethodNotAllowed",
+                    "the server does not allow this method on the requested resource");
+            case 406 -> new ApiException(406, "NotAcceptable", "the server was unable to respond with a content "
+                    + "type that the client supports");
+            case 413 -> new ApiException(413, "RequestEntityTooLarge", "the request body is too large");
+            case 415 -> new ApiException(415, "UnsupportedMediaType", "the body of the request was in an unknown "
+                    + "format - accepted media types include: application/json");
+            default -> code >= 500 ? internal(e)
+                    : new ApiException(code, code == 400 ? "BadRequest" : "", e.getMessage());
+        });
+    }
+
+    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 1000)
+    public Response unexpected(Throwable e) {
+        return toResponse(internal(e));
+    }
+
+    private static ApiException internal(Throwable e) {
+        LOG.error("request failed on the server", e);
+        return new ApiException(500, "InternalError", "an error on the server has prevented the request from "
+                + "succeeding: " + e.getClass().getSimpleName());
+    }
+
+    static Response toResponse(ApiException e) {
+        Response.ResponseBuilder response = Response.status(e.code())
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(StatusBody.of(e).toString());
+        if (e.retryAfterSeconds() != null) {
+            response.header("Retry-After", e.retryAfterSeconds());
+        }
+        return response.build();
+    }
+}

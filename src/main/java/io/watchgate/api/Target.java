@@ -1,0 +1,35 @@
+package io.watchgate.api;
+
+import io.watchgate.schema.ResourceType;
+import io.watchgate.schema.ResourceTypes;
+import io.watchgate.status.ApiException;
+
+/**
+ * What a request path names: a type, and the namespace the request is confined to (null for all namespaces
+ * and for cluster-scoped types).
+ */
+record Target(ResourceType type, String namespace) {
+
+    /** @param root "api" for the core group, "apis/{group}" otherwise */
+    static Target resolve(ResourceTypes types, String root, String version, String namespace, String plural) {
+        String group = root.equals("api") ? "" : root.substring("apis/".length());
+        ResourceType type = types.find(group, version, plural).orElseThrow(Target::noSuchResource);
+        if (namespace != null && !type.namespaced()) {
+            throw noSuchResource();
+        }
+        return new Target(type, namespace);
+    }
+
+    /** A path naming one object; namespaced types need their namespace in the path. */
+    static Target resolveObject(ResourceTypes types, String root, String version, String namespace, String plural) {
+        Target target = resolve(types, root, version, namespace, plural);
+        if (target.type().namespaced() && namespace == null) {
+            throw noSuchResource();
+        }
+        return target;
+    }
+
+    private static ApiException noSuchResource() {
+        return new ApiException(404, "NotFound", "the server could not find the requested resource");
+    }
+}

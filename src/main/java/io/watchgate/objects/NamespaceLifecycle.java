@@ -1,0 +1,83 @@
+package io.watchgate.objects;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.schema.ResourceTypes;
+import io.watchgate.status.ApiException;
+import io.watchgate.store.KeyRange;
+import io.watchgate.store.Mutation;
+import io.watchgate.store.ObjectKey;
+import io.watchgate.store.Store;
+import io.watchgate.store.StoreException;
+import io.watchgate.store.StoredObject;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Namespaces as Kubernetes runs them: content may only be created in an existing, active namespace; a deleted
+ * namespace turns Terminating, and goes once it is empty and has no finalizers.
+ */
+@ApplicationScoped
+public class NamespaceLifecycle {
+
+    private final Store store;
+    private final ResourceTypes types;
+
+    NamespaceLifecycle(Store store, ResourceTypes types) {
+        this.store = store;
+        this.types = types;
+    }
+
+    /** 404 when the namespace does not exist, 403 while it terminates. */
+    public void requireAcceptsContent(ResourceType type, String namespace, String name) {
+        if (!type.namespaced()) {
+            return;
+        }
+        StoredObject ns = store.get(key(namespace), store.currentRevision());
+        if (ns == null) {
+            throw ApiException.notFound("", "namespaces", namespace);
+        }
+        if (Finalization.isTerminating(ns.tree())) {
+            throw ApiException.forbidden(type.group(), type.resource(), name, "unable to create new content in "
+                    + "namespace " + namespace + " because it is being terminated");
+        }
+    }
+
+    /** The namespace's objects of every namespaced type, as of now. */
+    List<StoredObject> contents(String namespace) {
+        List<StoredObject> contents = new ArrayList<>();
+        long revision = store.currentRevision();
+        for (ResourceType type : types.all()) {
+            if (type.namespaced()) {
+                contents.addAll(store.list(KeyRange.inNamespace(type.resource(), namespace), revision, null,
+                        Integer.MAX_VALUE, object -> true).items());
+            }
+        }
+        return contents;
+    }
+
+    /** Removes a terminating namespace once nothing is left in it and nothing holds it. */
+    StoredObject finalizeIfDone(String namespace) {
+        while (true) {
+            StoredObject ns = store.get(key(namespace), store.currentRevision());
+            if (ns == null || !Finalization.isTerminating(ns.tree()) || Finalization.hasFinalizers(ns.tree())
+                    || !contents(namespace).isEmpty()) {
+                return ns;
+            }
+            try {
+                return store.commit(Mutation.delete(ns.key(), ns.revision())).object();
+            } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
+                // changed under us: look again
+            }
+        }
+    }
+
+    static void markTerminating(ObjectNode namespace) {
+        namespace.withObject("/status").put("phase", "Terminating");
+    }
+
+    static ObjectKey key(String namespace) {
+        return new ObjectKey("namespaces", "", namespace);
+    }
+}

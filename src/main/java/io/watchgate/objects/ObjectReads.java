@@ -1,0 +1,90 @@
+package io.watchgate.objects;
+
+import io.watchgate.schema.ResourceType;
+import io.watchgate.status.ApiException;
+import io.watchgate.store.KeyRange;
+import io.watchgate.store.ObjectKey;
+import io.watchgate.store.Page;
+import io.watchgate.store.Store;
+import io.watchgate.store.StoreException;
+import io.watchgate.store.StoredObject;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** get and list, with Kubernetes' resourceVersion semantics and consistent pagination. */
+@ApplicationScoped
+public class ObjectReads {
+
+    private static final String STALE_CONTINUE = "The provided continue parameter is too old to display a "
+            + "consistent list result. You can start a new list without the continue parameter, or use the continue "
+            + "token in this response to retrieve the remainder of the results. Continuing with the provided token "
+            + "results in an inconsistent list - objects that were created, modified, or deleted between the time "
+            + "the first chunk was returned and now may show up in the list.";
+
+    private final Store store;
+    private final RevisionWait revisionWait;
+
+    ObjectReads(Store store, RevisionWait revisionWait) {
+        this.store = store;
+        this.revisionWait = revisionWait;
+    }
+
+    /** @param resourceVersion unset or "0": the newest state; x: a state not older than x */
+    public StoredObject get(ResourceType type, String namespace, String name, String resourceVersion) {
+        if (resourceVersion != null && !resourceVersion.isEmpty()) {
+            revisionWait.awaitAtLeast(ListOptions.parseRevision(resourceVersion));
+        }
+        StoredObject object = store.get(key(type, namespace, name), store.currentRevision());
+        if (object == null) {
+            throw ApiException.notFound(type.group(), type.resource(), name);
+        }
+        return object;
+    }
+
+    /** @param namespace the namespace to list, or null for all namespaces and for cluster-scoped types */
+    public ListResult list(ResourceType type, String namespace, ListOptions options) {
+        Selection selection = Selection.parse(type, options.labelSelector(), options.fieldSelector());
+        KeyRange range = new KeyRange(type.resource(), type.namespaced() ? namespace : null);
+        ContinueToken token = options.continueToken() == null ? null : ContinueToken.decode(options.continueToken());
+        long revision = snapshotRevision(options, token);
+        ObjectKey after = token == null ? null : new ObjectKey(type.resource(), token.namespace(), token.name());
+        int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : Integer.MAX_VALUE;
+        Page page;
+        try {
+            page = store.list(range, revision, after, limit, object -> selection.matches(object.tree()));
+        } catch (StoreException.Compacted e) {
+            if (token != null) {
+                throw ApiException.expired(STALE_CONTINUE,
+                        new ContinueToken(ContinueToken.LATEST, token.namespace(), token.name()).encode());
+            }
+            throw ApiException.expired("too old resource version: " + revision + " (" + e.oldest() + ")");
+        } catch (StoreException.FutureRevision e) {
+            throw ApiException.tooLargeResourceVersion(revision, store.currentRevision());
+        }
+        String next = null;
+        if (page.hasMore()) {
+            StoredObject last = page.last();
+            next = new ContinueToken(revision, last.key().namespace(), last.key().name()).encode();
+        }
+        return new ListResult(type, revision, page.items(), next, page.hasMore() ? page.remaining() : null);
+    }
+
+    /** Which snapshot a list reads, per the Kubernetes resourceVersion / resourceVersionMatch table. */
+    private long snapshotRevision(ListOptions options, ContinueToken token) {
+        if (token != null) {
+            return token.revision() == ContinueToken.LATEST ? store.currentRevision() : token.revision();
+        }
+        String rv = options.resourceVersion();
+        if (rv == null || rv.equals("0")) {
+            return store.currentRevision();
+        }
+        long requested = ListOptions.parseRevision(rv);
+        boolean exact = ListOptions.EXACT.equals(options.resourceVersionMatch())
+                || (options.resourceVersionMatch() == null && options.limit() > 0);
+        revisionWait.awaitAtLeast(requested);
+        return exact ? requested : store.currentRevision();
+    }
+
+    static ObjectKey key(ResourceType type, String namespace, String name) {
+        return new ObjectKey(type.resource(), type.namespaced() ? namespace : "", name);
+    }
+}

@@ -1,0 +1,154 @@
+package io.watchgate.objects;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.patch.PatchType;
+import io.watchgate.patch.Patcher;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.status.ApiException;
+import io.watchgate.status.Cause;
+import io.watchgate.store.Mutation;
+import io.watchgate.store.ObjectKey;
+import io.watchgate.store.Store;
+import io.watchgate.store.StoreException;
+import io.watchgate.store.StoredObject;
+import io.watchgate.validation.ObjectValidator;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * create, update and patch. Each write reads the current object, computes the new one and commits it on the
+ * condition that the object is still at the revision read; when another writer got there first, a write the
+ * client did not pin to a resourceVersion is computed again, and a pinned one answers 409 Conflict.
+ */
+@ApplicationScoped
+public class ObjectWrites {
+
+    /** kube-apiserver gives generateName this many tries to find a free name. */
+    private static final int GENERATE_NAME_ATTEMPTS = 8;
+
+    private final Store store;
+    private final ObjectValidator validator;
+    private final Patcher patcher;
+    private final NamespaceLifecycle namespaces;
+    private final Deletions deletions;
+    private final Clock clock;
+
+    ObjectWrites(Store store, ObjectValidator validator, Patcher patcher, NamespaceLifecycle namespaces,
+            Deletions deletions, Clock clock) {
+        this.store = store;
+        this.validator = validator;
+        this.patcher = patcher;
+        this.namespaces = namespaces;
+        this.deletions = deletions;
+        this.clock = clock;
+    }
+
+    /** @param body the request body, which this call now owns */
+    public StoredObject create(ResourceType type, String namespace, JsonNode body, boolean dryRun) {
+        ObjectNode object = BodyRules.requireObject(body, type);
+        BodyRules.conform(type, object, namespace, null);
+        ObjectNode metadata = object.withObject("/metadata");
+        String name = metadata.path("name").asText("");
+        String generateName = metadata.path("generateName").asText("");
+        if (name.isEmpty() && generateName.isEmpty()) {
+            throw ApiException.invalid(type.group(), type.kind(), "", List.of(
+                    Cause.required("metadata.name", "name or generateName is required")));
+        }
+        namespaces.requireAcceptsContent(type, namespace, name.isEmpty() ? generateName : name);
+        ServerFields.initialize(type, object, clock.instant());
+        boolean generated = name.isEmpty();
+        for (int attempt = 1;; attempt++) {
+            if (generated) {
+                name = NameGenerator.generate(generateName);
+                metadata.put("name", name);
+            }
+            validator.validate(type, object);
+            ObjectKey key = ObjectReads.key(type, namespace, name);
+            if (dryRun) {
+                return DryRun.of(key, object);
+            }
+            try {
+                return store.commit(Mutation.create(key, object)).object();
+            } catch (StoreException.KeyExists e) {
+                if (!generated || attempt == GENERATE_NAME_ATTEMPTS) {
+                    throw ApiException.alreadyExists(type.group(), type.resource(), name);
+                }
+            }
+        }
+    }
+
+    /** PUT: replaces the object with {@code body} (which this call now owns). */
+    public StoredObject update(ResourceType type, String namespace, String name, JsonNode requestBody,
+            boolean dryRun) {
+        ObjectNode body = BodyRules.requireObject(requestBody, type);
+        BodyRules.conform(type, body, namespace, name);
+        long expected = BodyRules.expectedRevision(type, body);
+        while (true) {
+            StoredObject current = current(type, namespace, name);
+            if (expected != 0 && expected != current.revision()) {
+                throw ApiException.conflict(type.group(), type.resource(), name);
+            }
+            try {
+                return commitReplacement(type, current, body.deepCopy(), dryRun);
+            } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
+                // changed since we read it: read and compute again; a pinned revision now conflicts above
+            }
+        }
+    }
+
+    /** PATCH: applies {@code patch} to the current object, again on each retry. */
+    public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType,
+            JsonNode patch, boolean dryRun) {
+        while (true) {
+            StoredObject current = current(type, namespace, name);
+            ObjectNode patched = patcher.apply(type, patchType, current.tree(), patch);
+            BodyRules.conform(type, patched, namespace, name);
+            long expected = BodyRules.expectedRevision(type, patched);
+            if (expected != 0 && expected != current.revision()) {
+                throw ApiException.conflict(type.group(), type.resource(), name);
+            }
+            try {
+                return commitReplacement(type, current, patched, dryRun);
+            } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
+                // changed since we read it: patch the new state
+            }
+        }
+    }
+
+    private StoredObject current(ResourceType type, String namespace, String name) {
+        StoredObject current = store.get(ObjectReads.key(type, namespace, name), store.currentRevision());
+        if (current == null) {
+            throw ApiException.notFound(type.group(), type.resource(), name);
+        }
+        return current;
+    }
+
+    private StoredObject commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
+            boolean dryRun) {
+        ServerFields.carryOver(current.tree(), desired);
+        validator.validate(type, desired);
+        boolean namespace = Deletions.isNamespaces(type);
+        if (!namespace && Finalization.isTerminating(desired) && !Finalization.hasFinalizers(desired)) {
+            if (dryRun) {
+                return DryRun.of(current.key(), desired);
+            }
+            StoredObject deleted = store.commit(Mutation.delete(current.key(), current.revision())).object();
+            deletions.removed(deleted);
+            return deleted;
+        }
+        if (ServerFields.sameIgnoringResourceVersion(current.tree(), desired)) {
+            return current;
+        }
+        if (dryRun) {
+            return DryRun.of(current.key(), desired);
+        }
+        StoredObject updated = store.commit(Mutation.update(current.key(), desired, current.revision())).object();
+        if (namespace && Finalization.isTerminating(desired)) {
+            StoredObject after = namespaces.finalizeIfDone(current.key().name());
+            return after != null ? after : updated;
+        }
+        return updated;
+    }
+}

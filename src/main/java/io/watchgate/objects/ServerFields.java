@@ -1,0 +1,78 @@
+package io.watchgate.objects;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.schema.ResourceType;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Iterator;
+import java.util.List;
+import java.util.UUID;
+
+/** The metadata the server owns: set on create, carried over on every later write whatever the client sent. */
+final class ServerFields {
+
+    private static final List<String> SERVER_OWNED = List.of("uid", "creationTimestamp", "generation",
+            "deletionTimestamp", "deletionGracePeriodSeconds");
+
+    private ServerFields() {
+    }
+
+    static String timestamp(Instant now) {
+        return DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    static void initialize(ResourceType type, ObjectNode object, Instant now) {
+        ObjectNode metadata = object.withObject("/metadata");
+        SERVER_OWNED.forEach(metadata::remove);
+        metadata.remove("resourceVersion");
+        metadata.remove("selfLink");
+        metadata.put("uid", UUID.randomUUID().toString());
+        metadata.put("creationTimestamp", timestamp(now));
+        metadata.put("generation", 1);
+        if (type.kind().equals("Namespace") && type.group().isEmpty()) {
+            object.withObject("/status").put("phase", "Active");
+        }
+    }
+
+    /** Keeps the server's fields of {@code current} in {@code updated}; bumps generation on a non-metadata change. */
+    static void carryOver(ObjectNode current, ObjectNode updated) {
+        ObjectNode metadata = updated.withObject("/metadata");
+        JsonNode currentMetadata = current.path("metadata");
+        for (String field : SERVER_OWNED) {
+            JsonNode value = currentMetadata.get(field);
+            if (value == null) {
+                metadata.remove(field);
+            } else {
+                metadata.set(field, value.deepCopy());
+            }
+        }
+        metadata.remove("selfLink");
+        if (!sameOutsideMetadata(current, updated)) {
+            metadata.put("generation", currentMetadata.path("generation").asLong(0) + 1);
+        }
+    }
+
+    /** Whether the two objects differ in anything but their resourceVersion. */
+    static boolean sameIgnoringResourceVersion(ObjectNode current, ObjectNode updated) {
+        ObjectNode a = current.deepCopy();
+        ObjectNode b = updated.deepCopy();
+        a.withObject("/metadata").remove("resourceVersion");
+        b.withObject("/metadata").remove("resourceVersion");
+        return a.equals(b);
+    }
+
+    private static boolean sameOutsideMetadata(ObjectNode a, ObjectNode b) {
+        if (a.size() - (a.has("metadata") ? 1 : 0) != b.size() - (b.has("metadata") ? 1 : 0)) {
+            return false;
+        }
+        for (Iterator<String> it = a.fieldNames(); it.hasNext();) {
+            String field = it.next();
+            if (!field.equals("metadata") && !a.get(field).equals(b.get(field))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,43 @@
+package io.watchgate.schema;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A served type, as data: everything the API needs to route, name, validate and select its objects.
+ *
+ * @param fieldLabels field selector labels beyond metadata.name and metadata.namespace, each mapped to the
+ *                    JSON pointer of the field it reads
+ * @param patchMergeKeys for strategic merge patch: JSON paths (dot-separated, from the object's root) of
+ *                    lists merged by a key field, mapped to that key; empty for types without a strategy
+ */
+public record ResourceType(
+        String group,
+        String version,
+        String kind,
+        String plural,
+        String singular,
+        boolean namespaced,
+        List<String> shortNames,
+        NameRule nameRule,
+        Map<String, String> fieldLabels,
+        boolean strategicMergePatch,
+        Map<String, String> patchMergeKeys) {
+
+    /** The apiVersion written into objects: {@code v1} for the core group, {@code group/version} otherwise. */
+    public String apiVersion() {
+        return group.isEmpty() ? version : group + "/" + version;
+    }
+
+    /**
+     * The group-qualified plural ({@code configmaps}, {@code widgets.example.com}): the name the store files
+     * objects under and the one Kubernetes puts in messages.
+     */
+    public String resource() {
+        return group.isEmpty() ? plural : plural + "." + group;
+    }
+
+    public String listKind() {
+        return kind + "List";
+    }
+}

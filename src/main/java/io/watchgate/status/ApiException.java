@@ -1,0 +1,109 @@
+package io.watchgate.status;
+
+import java.util.List;
+
+/**
+ * A request the API refuses, carrying everything its Kubernetes {@code Status} body needs. Thrown anywhere
+ * below the HTTP layer and rendered there by one exception mapper.
+ */
+public final class ApiException extends RuntimeException {
+
+    private final int code;
+    private final String reason;
+    private final Details details;
+    private final Integer retryAfterSeconds;
+    private final String continueToken;
+
+    /**
+     * @param kind for {@code details.kind}: the resource ("configmaps") or, for Invalid, the Kind
+     */
+    public record Details(String name, String group, String kind, List<Cause> causes) {
+        public static final Details NONE = new Details(null, null, null, List.of());
+    }
+
+    public ApiException(int code, String reason, String message, Details details, Integer retryAfterSeconds,
+            String continueToken) {
+        super(message, null, false, false);
+        this.code = code;
+        this.reason = reason;
+        this.details = details;
+        this.retryAfterSeconds = retryAfterSeconds;
+        this.continueToken = continueToken;
+    }
+
+    public ApiException(int code, String reason, String message) {
+        this(code, reason, message, Details.NONE, null, null);
+    }
+
+    public static ApiException badRequest(String message) {
+        return new ApiException(400, "BadRequest", message);
+    }
+
+    public static ApiException notFound(String group, String resource, String name) {
+        return new ApiException(404, "NotFound", resource + " \"" + name + "\" not found",
+                new Details(name, group, resource, List.of()), null, null);
+    }
+
+    public static ApiException alreadyExists(String group, String resource, String name) {
+        return new ApiException(409, "AlreadyExists", resource + " \"" + name + "\" already exists",
+                new Details(name, group, resource, List.of()), null, null);
+    }
+
+    public static ApiException conflict(String group, String resource, String name) {
+        return new ApiException(409, "Conflict", "Operation cannot be fulfilled on " + resource + " \"" + name
+                + "\": the object has been modified; please apply your changes to the latest version and try again",
+                new Details(name, group, resource, List.of()), null, null);
+    }
+
+    public static ApiException conflict(String group, String resource, String name, String problem) {
+        return new ApiException(409, "Conflict", "Operation cannot be fulfilled on " + resource + " \"" + name
+                + "\": " + problem, new Details(name, group, resource, List.of()), null, null);
+    }
+
+    public static ApiException forbidden(String group, String resource, String name, String problem) {
+        return new ApiException(403, "Forbidden", resource + " \"" + name + "\" is forbidden: " + problem,
+                new Details(name, group, resource, List.of()), null, null);
+    }
+
+    /** 422: {@code ConfigMap "x" is invalid: metadata.name: Invalid value: ...}. */
+    public static ApiException invalid(String group, String kind, String name, List<Cause> causes) {
+        String rendered = causes.size() == 1 ? causes.get(0).render()
+                : "[" + String.join(", ", causes.stream().map(Cause::render).toList()) + "]";
+        return new ApiException(422, "Invalid", kind + " \"" + name + "\" is invalid: " + rendered,
+                new Details(name, group, kind, List.copyOf(causes)), null, null);
+    }
+
+    public static ApiException expired(String message) {
+        return new ApiException(410, "Expired", message);
+    }
+
+    public static ApiException expired(String message, String continueToken) {
+        return new ApiException(410, "Expired", message, Details.NONE, null, continueToken);
+    }
+
+    public static ApiException tooLargeResourceVersion(long requested, long current) {
+        return new ApiException(504, "Timeout", "Too large resource version: " + requested + ", current: " + current,
+                new Details(null, null, null, List.of(new Cause("ResourceVersionTooLarge", "Too large resource version", null))),
+                1, null);
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String reason() {
+        return reason;
+    }
+
+    public Details details() {
+        return details;
+    }
+
+    public Integer retryAfterSeconds() {
+        return retryAfterSeconds;
+    }
+
+    public String continueToken() {
+        return continueToken;
+    }
+}

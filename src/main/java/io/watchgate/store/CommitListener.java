@@ -1,0 +1,10 @@
+package io.watchgate.store;
+
+/**
+ * Told of every committed event, once, in revision order, while the commit still holds the commit lock:
+ * an implementation must hand the event on and return at once.
+ */
+@FunctionalInterface
+public interface CommitListener {
+    void committed(ChangeEvent event);
+}

@@ -1,0 +1,66 @@
+package io.watchgate.store;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The retained events, one per revision, in a fixed ring: revisions are dense, so revision r lives in slot
+ * {@code r % capacity}. Readers go without locks and detect an overwritten slot by its revision; only the
+ * committer appends and advances {@link #oldest}.
+ */
+final class EventHistory {
+    private final ChangeEvent[] ring;
+    /** Events with revision in (oldest, newest] are retained; the state at {@code oldest} is readable. */
+    private volatile long oldest;
+    private volatile long newest;
+
+    EventHistory(int capacity) {
+        this.ring = new ChangeEvent[capacity];
+    }
+
+    long oldest() {
+        return oldest;
+    }
+
+    long newest() {
+        return newest;
+    }
+
+    boolean isFull() {
+        return newest - oldest >= ring.length;
+    }
+
+    void append(ChangeEvent event) {
+        ring[slot(event.revision())] = event;
+        newest = event.revision();
+    }
+
+    /** The retained event at {@code revision}, or null once it has been dropped. */
+    ChangeEvent at(long revision) {
+        ChangeEvent event = ring[slot(revision)];
+        return event != null && event.revision() == revision ? event : null;
+    }
+
+    /** Forgets events up to and including {@code revision}; their slots may then be reused. */
+    void dropThrough(long revision) {
+        oldest = revision;
+    }
+
+    List<ChangeEvent> after(long revision) {
+        long from = revision + 1;
+        long to = newest;
+        List<ChangeEvent> events = new ArrayList<>((int) Math.max(0, to - revision));
+        for (long r = from; r <= to; r++) {
+            ChangeEvent event = at(r);
+            if (event == null || revision < oldest) {
+                throw new StoreException.Compacted(revision, oldest);
+            }
+            events.add(event);
+        }
+        return events;
+    }
+
+    private int slot(long revision) {
+        return (int) (revision % ring.length);
+    }
+}

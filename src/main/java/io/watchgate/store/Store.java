@@ -1,0 +1,46 @@
+package io.watchgate.store;
+
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Predicate;
+
+/**
+ * A revisioned key-value store of Kubernetes objects. One global revision counts every committed mutation;
+ * reads see consistent snapshots at any retained revision, never blocking writers nor blocked by them.
+ */
+public interface Store {
+
+    /** The revision of the newest committed mutation (0 before the first). */
+    long currentRevision();
+
+    /** The oldest revision that can still be read or watched from. */
+    long oldestRevision();
+
+    /**
+     * Commits one mutation at the next revision, stamping {@code metadata.resourceVersion}.
+     *
+     * @throws StoreException.KeyExists, KeyNotFound or RevisionConflict when the precondition fails
+     */
+    ChangeEvent commit(Mutation mutation);
+
+    /**
+     * The object at {@code key} as of {@code revision}, or null if it did not exist then.
+     *
+     * @throws StoreException.Compacted or FutureRevision when that revision cannot be read
+     */
+    StoredObject get(ObjectKey key, long revision);
+
+    /**
+     * Up to {@code limit} objects of {@code range} that match {@code filter}, as of {@code revision}, in key
+     * order, starting after {@code startAfter} (null for the beginning).
+     */
+    Page list(KeyRange range, long revision, ObjectKey startAfter, int limit, Predicate<StoredObject> filter);
+
+    /** The committed events with revision greater than {@code revision}, in order. */
+    List<ChangeEvent> eventsAfter(long revision);
+
+    /** Completes once the store has reached {@code revision}. */
+    CompletionStage<Long> awaitRevision(long revision);
+
+    void addCommitListener(CommitListener listener);
+}

@@ -1,0 +1,64 @@
+package io.watchgate.store;
+
+/** Why the store refused a read or a write. The HTTP layer turns each into a Kubernetes Status. */
+public abstract sealed class StoreException extends RuntimeException {
+
+    StoreException(String message) {
+        super(message, null, false, false);
+    }
+
+    /** A create found the key already present. */
+    public static final class KeyExists extends StoreException {
+        public KeyExists(ObjectKey key) {
+            super("key exists: " + key);
+        }
+    }
+
+    /** An update or delete found no live object at the key. */
+    public static final class KeyNotFound extends StoreException {
+        public KeyNotFound(ObjectKey key) {
+            super("key not found: " + key);
+        }
+    }
+
+    /** An update or delete expected a revision the key is no longer at. */
+    public static final class RevisionConflict extends StoreException {
+        private final StoredObject current;
+
+        public RevisionConflict(StoredObject current) {
+            super("revision conflict on " + current.key() + ": now at " + current.revision());
+            this.current = current;
+        }
+
+        public StoredObject current() {
+            return current;
+        }
+    }
+
+    /** A read asked for a revision older than the retained history. */
+    public static final class Compacted extends StoreException {
+        private final long requested;
+        private final long oldest;
+
+        public Compacted(long requested, long oldest) {
+            super("revision " + requested + " has been compacted; oldest retained is " + oldest);
+            this.requested = requested;
+            this.oldest = oldest;
+        }
+
+        public long requested() {
+            return requested;
+        }
+
+        public long oldest() {
+            return oldest;
+        }
+    }
+
+    /** A read asked for a revision the store has not reached. */
+    public static final class FutureRevision extends StoreException {
+        public FutureRevision(long requested, long current) {
+            super("revision " + requested + " is newer than the store's " + current);
+        }
+    }
+}

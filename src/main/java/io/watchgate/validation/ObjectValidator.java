@@ -1,0 +1,158 @@
+package io.watchgate.validation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.status.ApiException;
+import io.watchgate.status.Cause;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ElementKind;
+import jakarta.validation.Path;
+import jakarta.validation.Validator;
+import jakarta.validation.groups.Default;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.hibernate.validator.engine.HibernateConstraintViolation;
+
+/**
+ * Validates an object about to be stored, as kube-apiserver would: reads the fields Kubernetes checks into a
+ * view, runs Hibernate Validator over it, and answers 422 Invalid with one cause per bad field. Fields that
+ * cannot even be read as their type (a label value that is a number) are 400 BadRequest.
+ */
+@ApplicationScoped
+public class ObjectValidator {
+
+    private final Validator validator;
+
+    ObjectValidator(Validator validator) {
+        this.validator = validator;
+    }
+
+    public void validate(ResourceType type, ObjectNode object) {
+        MetadataView metadata = metadataOf(type, object);
+        Set<? extends ConstraintViolation<?>> violations;
+        List<Cause> causes = new ArrayList<>();
+        Class<?>[] groups = { Default.class, NameGroups.of(type.nameRule()) };
+        if (hasData(type)) {
+            Map<String, String> data = stringMap(type, object, "data");
+            Map<String, String> binaryData = stringMap(type, object, "binaryData");
+            boolean dataIsBase64 = type.kind().equals("Secret");
+            long bytes = dataBytes(type, data, dataIsBase64) + dataBytes(type, binaryData, true);
+            violations = validator.validate(new DataView(metadata, data, binaryData, bytes), groups);
+            if (data != null && binaryData != null) {
+                data.keySet().stream().filter(binaryData::containsKey).sorted().forEach(key -> causes.add(
+                        Cause.invalid("data[" + key + "]", key, "duplicate of key present in binaryData")));
+            }
+        } else {
+            violations = validator.validate(new ObjectView(metadata), groups);
+        }
+        violations.stream()
+                .map(ObjectValidator::causeOf)
+                .sorted(Comparator.comparing(Cause::field))
+                .forEach(causes::add);
+        if (!causes.isEmpty()) {
+            throw ApiException.invalid(type.group(), type.kind(), metadata.name(), causes);
+        }
+    }
+
+    private static boolean hasData(ResourceType type) {
+        return type.group().isEmpty() && (type.kind().equals("ConfigMap") || type.kind().equals("Secret"));
+    }
+
+    private static MetadataView metadataOf(ResourceType type, ObjectNode object) {
+        JsonNode metadata = object.path("metadata");
+        return new MetadataView(metadata.path("name").asText(""),
+                stringMap(type, metadata, "labels"), stringMap(type, metadata, "annotations"));
+    }
+
+    private static Map<String, String> stringMap(ResourceType type, JsonNode parent, String field) {
+        JsonNode node = parent.path(field);
+        if (node.isMissingNode() || node.isNull()) {
+            return null;
+        }
+        if (!node.isObject()) {
+            throw cannotDecode(type, field, "map[string]string", node);
+        }
+        Map<String, String> map = new LinkedHashMap<>();
+        for (var it = node.fields(); it.hasNext();) {
+            var entry = it.next();
+            if (!entry.getValue().isTextual()) {
+                throw cannotDecode(type, field, "string", entry.getValue());
+            }
+            map.put(entry.getKey(), entry.getValue().textValue());
+        }
+        return map;
+    }
+
+    private static long dataBytes(ResourceType type, Map<String, String> map, boolean base64) {
+        if (map == null) {
+            return 0;
+        }
+        long total = 0;
+        for (Map.Entry<String, String> entry : map.entrySet()) {
+            total += entry.getKey().getBytes(StandardCharsets.UTF_8).length;
+            if (base64) {
+                try {
+                    total += Base64.getDecoder().decode(entry.getValue()).length;
+                } catch (IllegalArgumentException e) {
+                    throw ApiException.badRequest(type.kind() + " in version \"" + type.version()
+                            + "\" cannot be handled as a " + type.kind() + ": illegal base64 data in "
+                            + "value of key \"" + entry.getKey() + "\"");
+                }
+            } else {
+                total += entry.getValue().getBytes(StandardCharsets.UTF_8).length;
+            }
+        }
+        return total;
+    }
+
+    private static ApiException cannotDecode(ResourceType type, String field, String expected, JsonNode actual) {
+        return ApiException.badRequest(type.kind() + " in version \"" + type.version() + "\" cannot be handled as a "
+                + type.kind() + ": json: cannot unmarshal " + actual.getNodeType().name().toLowerCase()
+                + " into Go struct field " + field + " of type " + expected);
+    }
+
+    private static Cause causeOf(ConstraintViolation<?> violation) {
+        Map<String, Object> attributes = violation.getConstraintDescriptor().getAttributes();
+        String field = fieldPath(violation.getPropertyPath(), Boolean.TRUE.equals(attributes.get("keyInPath")));
+        if (attributes.get("field") instanceof String override && !override.isEmpty()) {
+            field = override;
+        }
+        if (violation.getConstraintDescriptor().getAnnotation() instanceof MaxBytes maxBytes) {
+            return Cause.tooLong(field, maxBytes.value());
+        }
+        Object problem = violation.unwrap(HibernateConstraintViolation.class).getDynamicPayload(String.class);
+        return Cause.invalid(field, violation.getInvalidValue(),
+                problem instanceof String text ? text : violation.getMessage());
+    }
+
+    /** {@code metadata.labels<K>[k].<map key>} becomes {@code metadata.labels} (or {@code data[k]}). */
+    private static String fieldPath(Path path, boolean keyInPath) {
+        StringBuilder field = new StringBuilder();
+        for (Path.Node node : path) {
+            if (node.getKind() == ElementKind.CONTAINER_ELEMENT) {
+                if (keyInPath && node.getKey() != null) {
+                    field.append('[').append(node.getKey()).append(']');
+                }
+                continue;
+            }
+            if (node.getKind() == ElementKind.PROPERTY && node.getName() != null) {
+                if (keyInPath && node.isInIterable() && node.getKey() != null) {
+                    field.append('[').append(node.getKey()).append(']');
+                }
+                if (!field.isEmpty()) {
+                    field.append('.');
+                }
+                field.append(node.getName());
+            }
+        }
+        return field.toString();
+    }
+}
