@@ -28,12 +28,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The Kubernetes resource API for every registered type, core ({@code /api/v1}) and grouped
- * ({@code /apis/{group}/{version}}) alike: paths and verbs map onto reads, writes and deletions.
+ * The Kubernetes resource API of one group and version, below {@code /api/v1} or
+ * {@code /apis/{group}/{version}} (see {@link ApiRoots}): paths and verbs map onto reads, writes and deletions.
  */
-@Path("/{root: api|apis/[^/]+}/{version}")
 public class ResourceApi {
 
+    private final String group;
+    private final String version;
     private final ResourceTypes types;
     private final ObjectReads reads;
     private final ObjectWrites writes;
@@ -41,8 +42,10 @@ public class ResourceApi {
     private final Json json;
     private final ResponseBodies bodies;
 
-    ResourceApi(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions, Json json,
-            ResponseBodies bodies) {
+    ResourceApi(String group, String version, ResourceTypes types, ObjectReads reads, ObjectWrites writes,
+            Deletions deletions, Json json, ResponseBodies bodies) {
+        this.group = group;
+        this.version = version;
         this.types = types;
         this.reads = reads;
         this.writes = writes;
@@ -55,16 +58,14 @@ public class ResourceApi {
 
     @GET
     @Path("{plural}")
-    public Response list(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers) {
-        return list(Target.resolve(types, root, version, null, plural), uri, headers);
+    public Response list(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers) {
+        return list(Target.resolve(types, group, version, null, plural), uri, headers);
     }
 
     @POST
     @Path("{plural}")
-    public Response create(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
-        Target target = Target.resolve(types, root, version, null, plural);
+    public Response create(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
+        Target target = Target.resolve(types, group, version, null, plural);
         if (target.type().namespaced()) {
             throw methodNotAllowed();
         }
@@ -73,9 +74,8 @@ public class ResourceApi {
 
     @DELETE
     @Path("{plural}")
-    public Response deleteCollection(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
-        Target target = Target.resolve(types, root, version, null, plural);
+    public Response deleteCollection(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
+        Target target = Target.resolve(types, group, version, null, plural);
         if (target.type().namespaced()) {
             throw methodNotAllowed();
         }
@@ -86,94 +86,121 @@ public class ResourceApi {
 
     @GET
     @Path("namespaces/{namespace}/{plural}")
-    public Response listNamespaced(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("namespace") String namespace, @PathParam("plural") String plural, @Context UriInfo uri,
+    public Response listNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural, @Context UriInfo uri,
             @Context HttpHeaders headers) {
-        return list(Target.resolve(types, root, version, namespace, plural), uri, headers);
+        return list(Target.resolve(types, group, version, namespace, plural), uri, headers);
     }
 
     @POST
     @Path("namespaces/{namespace}/{plural}")
-    public Response createNamespaced(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("namespace") String namespace, @PathParam("plural") String plural, @Context UriInfo uri,
+    public Response createNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural, @Context UriInfo uri,
             @Context HttpHeaders headers, byte[] body) {
-        return create(Target.resolve(types, root, version, namespace, plural), uri, headers, body);
+        return create(Target.resolve(types, group, version, namespace, plural), uri, headers, body);
     }
 
     @DELETE
     @Path("namespaces/{namespace}/{plural}")
-    public Response deleteNamespacedCollection(@PathParam("root") String root,
-            @PathParam("version") String version, @PathParam("namespace") String namespace,
+    public Response deleteNamespacedCollection(@PathParam("namespace") String namespace,
             @PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
-        return deleteCollection(Target.resolve(types, root, version, namespace, plural), uri, headers, body);
+        return deleteCollection(Target.resolve(types, group, version, namespace, plural), uri, headers, body);
     }
 
     // single objects, cluster-scoped
 
     @GET
     @Path("{plural}/{name}")
-    public Response get(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
+    public Response get(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
             @Context HttpHeaders headers) {
-        return get(Target.resolveObject(types, root, version, null, plural), name, uri, headers);
+        return get(Target.resolveObject(types, group, version, null, plural), name, uri, headers);
     }
 
     @PUT
     @Path("{plural}/{name}")
-    public Response update(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
+    public Response update(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
             @Context HttpHeaders headers, byte[] body) {
-        return update(Target.resolveObject(types, root, version, null, plural), name, uri, headers, body);
+        return update(Target.resolveObject(types, group, version, null, plural), name, uri, headers, body);
     }
 
     @PATCH
     @Path("{plural}/{name}")
-    public Response patch(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
+    public Response patch(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
             @Context HttpHeaders headers, byte[] body) {
-        return patch(Target.resolveObject(types, root, version, null, plural), name, uri, headers, body);
+        return patch(Target.resolveObject(types, group, version, null, plural), name, uri, headers, body);
     }
 
     @DELETE
     @Path("{plural}/{name}")
-    public Response delete(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
+    public Response delete(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
             @Context HttpHeaders headers, byte[] body) {
-        return delete(Target.resolveObject(types, root, version, null, plural), name, uri, headers, body);
+        return delete(Target.resolveObject(types, group, version, null, plural), name, uri, headers, body);
     }
 
     // single objects in a namespace
 
     @GET
     @Path("namespaces/{namespace}/{plural}/{name}")
-    public Response getNamespaced(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("namespace") String namespace, @PathParam("plural") String plural,
+    public Response getNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
             @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers) {
-        return get(Target.resolveObject(types, root, version, namespace, plural), name, uri, headers);
+        return get(Target.resolveObject(types, group, version, namespace, plural), name, uri, headers);
     }
 
     @PUT
     @Path("namespaces/{namespace}/{plural}/{name}")
-    public Response updateNamespaced(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("namespace") String namespace, @PathParam("plural") String plural,
+    public Response updateNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
             @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
-        return update(Target.resolveObject(types, root, version, namespace, plural), name, uri, headers, body);
+        return update(Target.resolveObject(types, group, version, namespace, plural), name, uri, headers, body);
     }
 
     @PATCH
     @Path("namespaces/{namespace}/{plural}/{name}")
-    public Response patchNamespaced(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("namespace") String namespace, @PathParam("plural") String plural,
+    public Response patchNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
             @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
-        return patch(Target.resolveObject(types, root, version, namespace, plural), name, uri, headers, body);
+        return patch(Target.resolveObject(types, group, version, namespace, plural), name, uri, headers, body);
     }
 
     @DELETE
     @Path("namespaces/{namespace}/{plural}/{name}")
-    public Response deleteNamespaced(@PathParam("root") String root, @PathParam("version") String version,
-            @PathParam("namespace") String namespace, @PathParam("plural") String plural,
+    public Response deleteNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
             @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
-        return delete(Target.resolveObject(types, root, version, namespace, plural), name, uri, headers, body);
+        return delete(Target.resolveObject(types, group, version, namespace, plural), name, uri, headers, body);
+    }
+
+    // verbs a path does not serve: 405 with a Status
+
+    @PUT
+    @Path("{plural}")
+    public Response putCollection() {
+        throw methodNotAllowed();
+    }
+
+    @PATCH
+    @Path("{plural}")
+    public Response patchCollection() {
+        throw methodNotAllowed();
+    }
+
+    @PUT
+    @Path("namespaces/{namespace}/{plural}")
+    public Response putNamespacedCollection() {
+        throw methodNotAllowed();
+    }
+
+    @PATCH
+    @Path("namespaces/{namespace}/{plural}")
+    public Response patchNamespacedCollection() {
+        throw methodNotAllowed();
+    }
+
+    @POST
+    @Path("{plural}/{name}")
+    public Response postObject() {
+        throw methodNotAllowed();
+    }
+
+    @POST
+    @Path("namespaces/{namespace}/{plural}/{name}")
+    public Response postNamespacedObject() {
+        throw methodNotAllowed();
     }
 
     // the verbs

@@ -10,9 +10,8 @@ import io.watchgate.status.ApiException;
  */
 record Target(ResourceType type, String namespace) {
 
-    /** @param root "api" for the core group, "apis/{group}" otherwise */
-    static Target resolve(ResourceTypes types, String root, String version, String namespace, String plural) {
-        String group = root.equals("api") ? "" : root.substring("apis/".length());
+    /** @param group "" for the core group */
+    static Target resolve(ResourceTypes types, String group, String version, String namespace, String plural) {
         ResourceType type = types.find(group, version, plural).orElseThrow(Target::noSuchResource);
         if (namespace != null && !type.namespaced()) {
             throw noSuchResource();
@@ -21,8 +20,9 @@ record Target(ResourceType type, String namespace) {
     }
 
     /** A path naming one object; namespaced types need their namespace in the path. */
-    static Target resolveObject(ResourceTypes types, String root, String version, String namespace, String plural) {
-        Target target = resolve(types, root, version, namespace, plural);
+    static Target resolveObject(ResourceTypes types, String group, String version, String namespace,
+            String plural) {
+        Target target = resolve(types, group, version, namespace, plural);
         if (target.type().namespaced() && namespace == null) {
             throw noSuchResource();
         }

@@ -39,8 +39,8 @@ final class BodyRules {
             throw ApiException.badRequest("the API version in the data (" + apiVersion
                     + ") does not match the expected API version (" + type.apiVersion() + ")");
         }
-        object.put("kind", type.kind());
-        object.put("apiVersion", type.apiVersion());
+        putFirst(object, "apiVersion", type.apiVersion());
+        putFirst(object, "kind", type.kind());
         JsonNode metadataNode = object.get("metadata");
         if (metadataNode != null && !metadataNode.isObject() && !metadataNode.isNull()) {
             throw ApiException.badRequest(type.kind() + " in version \"" + type.version()
@@ -72,6 +72,18 @@ final class BodyRules {
             }
             metadata.put("name", name);
         }
+    }
+
+    /** Kubernetes objects read best with kind and apiVersion first; a body without them gets them there. */
+    private static void putFirst(ObjectNode object, String field, String value) {
+        if (object.has(field)) {
+            object.put(field, value);
+            return;
+        }
+        ObjectNode rest = object.deepCopy();
+        object.removeAll();
+        object.put(field, value);
+        object.setAll(rest);
     }
 
     private static String textOrNull(ObjectNode object, String field, ResourceType type) {

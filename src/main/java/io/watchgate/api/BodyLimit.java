@@ -1,0 +1,66 @@
+package io.watchgate.api;
+
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.watchgate.status.ApiException;
+import io.watchgate.status.StatusBody;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+/**
+ * Refuses request bodies over the configured limit with 413 and a Status: those that announce their length
+ * before they are read, and those that turn out too long while streaming in.
+ */
+@ApplicationScoped
+public class BodyLimit {
+
+    private final ApiConfig config;
+
+    BodyLimit(ApiConfig config) {
+        this.config = config;
+    }
+
+    void install(@Observes Router router) {
+        router.route().order(Integer.MIN_VALUE).handler(this::checkDeclaredLength);
+        router.route().order(Integer.MIN_VALUE).failureHandler(this::renderTooLarge);
+    }
+
+    private void checkDeclaredLength(RoutingContext context) {
+        String length = context.request().getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (length != null) {
+            try {
+                long bytes = Long.parseLong(length.trim());
+                if (bytes > config.maxBodyBytes()) {
+                    reply(context, tooLarge("body (" + bytes + " bytes)"));
+                    return;
+                }
+            } catch (NumberFormatException e) {
+                reply(context, ApiException.badRequest("invalid Content-Length: " + length));
+                return;
+            }
+        }
+        context.next();
+    }
+
+    private void renderTooLarge(RoutingContext context) {
+        if (context.statusCode() == 413 && !context.response().headWritten()) {
+            reply(context, tooLarge("body"));
+        } else {
+            context.next();
+        }
+    }
+
+    private ApiException tooLarge(String what) {
+        return new ApiException(413, "RequestEntityTooLarge", "the request " + what + " is larger than the limit of "
+                + config.maxBodyBytes() + " bytes");
+    }
+
+    private static void reply(RoutingContext context, ApiException e) {
+        context.response()
+                .setStatusCode(e.code())
+                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .putHeader(HttpHeaders.CONNECTION, "close")
+                .end(StatusBody.of(e).toString());
+    }
+}

@@ -1,0 +1,108 @@
+package io.watchgate.patch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.schema.ResourceTypes;
+import io.watchgate.status.ApiException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PatcherTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final Patcher patcher = new Patcher();
+    private final ResourceTypes types = new ResourceTypes();
+    private final ResourceType pods = types.find("", "v1", "pods").orElseThrow();
+    private final ResourceType widgets = new ResourceType("example.com", "v1", "Widget", "widgets", "widget", true,
+            List.of(), io.watchgate.schema.NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of());
+
+    private static ObjectNode object(String json) throws Exception {
+        return (ObjectNode) JSON.readTree(json.replace('\'', '"'));
+    }
+
+    private static JsonNode json(String json) throws Exception {
+        return JSON.readTree(json.replace('\'', '"'));
+    }
+
+    @Test
+    void mergePatchFollowsRfc7386() throws Exception {
+        ObjectNode current = object("{'a':{'b':1,'c':2},'list':[1,2],'gone':true}");
+        ObjectNode patched = patcher.apply(pods, PatchType.MERGE_PATCH, current,
+                json("{'a':{'b':null,'d':3},'list':[3],'gone':null}"));
+        assertEquals(object("{'a':{'c':2,'d':3},'list':[3]}"), patched);
+        assertEquals(object("{'a':{'b':1,'c':2},'list':[1,2],'gone':true}"), current, "the stored object is untouched");
+    }
+
+    @Test
+    void jsonPatchFollowsRfc6902IncludingTest() throws Exception {
+        ObjectNode current = object("{'metadata':{'name':'x'},'data':{'k':'v'}}");
+        ObjectNode patched = patcher.apply(pods, PatchType.JSON_PATCH, current,
+                json("[{'op':'test','path':'/data/k','value':'v'},{'op':'add','path':'/data/n','value':'1'},"
+                        + "{'op':'remove','path':'/data/k'}]"));
+        assertEquals(object("{'metadata':{'name':'x'},'data':{'n':'1'}}"), patched);
+
+        ApiException failedTest = assertThrows(ApiException.class, () -> patcher.apply(pods, PatchType.JSON_PATCH,
+                current, json("[{'op':'test','path':'/data/k','value':'other'}]")));
+        assertEquals(422, failedTest.code());
+        assertEquals(400, assertThrows(ApiException.class, () -> patcher.apply(pods, PatchType.JSON_PATCH, current,
+                json("[{'op':'jump','path':'/data'}]"))).code());
+        assertEquals(400, assertThrows(ApiException.class, () -> patcher.apply(pods, PatchType.JSON_PATCH, current,
+                json("{'op':'add'}"))).code());
+    }
+
+    @Test
+    void strategicMergePatchMergesContainersByName() throws Exception {
+        ObjectNode current = object("{'spec':{'containers':[{'name':'a','image':'a:1','env':[{'name':'X','value':'1'}]},"
+                + "{'name':'b','image':'b:1'}]}}");
+        ObjectNode patched = patcher.apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
+                json("{'spec':{'containers':[{'name':'b','image':'b:2'},{'name':'c','image':'c:1'},"
+                        + "{'name':'a','env':[{'name':'Y','value':'2'}]}]}}"));
+        assertEquals(object("{'spec':{'containers':[{'name':'a','image':'a:1','env':[{'name':'X','value':'1'},"
+                + "{'name':'Y','value':'2'}]},{'name':'b','image':'b:2'},{'name':'c','image':'c:1'}]}}"), patched);
+    }
+
+    @Test
+    void strategicMergePatchDirectives() throws Exception {
+        ObjectNode current = object("{'metadata':{'finalizers':['a','b']},'spec':{'containers':[{'name':'a'},"
+                + "{'name':'b'}],'nodeSelector':{'x':'1','y':'2'}}}");
+        ObjectNode patched = patcher.apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
+                json("{'metadata':{'finalizers':['c'],'$deleteFromPrimitiveList/finalizers':['a']},"
+                        + "'spec':{'containers':[{'name':'a','$patch':'delete'}],"
+                        + "'nodeSelector':{'$patch':'replace','z':'3'}}}"));
+        assertEquals(object("{'metadata':{'finalizers':['b','c']},'spec':{'containers':[{'name':'b'}],"
+                + "'nodeSelector':{'z':'3'}}}"), patched);
+    }
+
+    @Test
+    void strategicMergePatchHonoursElementOrderAndRetainKeys() throws Exception {
+        ObjectNode current = object("{'spec':{'containers':[{'name':'a'},{'name':'b'}],"
+                + "'strategy':{'type':'RollingUpdate','rollingUpdate':{'maxSurge':1}}}}");
+        ObjectNode patched = patcher.apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
+                json("{'spec':{'$setElementOrder/containers':[{'name':'b'},{'name':'a'}],"
+                        + "'containers':[{'name':'b','image':'b'}],"
+                        + "'strategy':{'$retainKeys':['type'],'type':'Recreate'}}}"));
+        assertEquals(object("{'spec':{'containers':[{'name':'b','image':'b'},{'name':'a'}],"
+                + "'strategy':{'type':'Recreate'}}}"), patched);
+    }
+
+    @Test
+    void listsWithoutAMergeKeyAreReplaced() throws Exception {
+        ObjectNode current = object("{'spec':{'containers':[{'name':'a','args':['x','y']}]}}");
+        ObjectNode patched = patcher.apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
+                json("{'spec':{'containers':[{'name':'a','args':['z']}]}}"));
+        assertEquals(object("{'spec':{'containers':[{'name':'a','args':['z']}]}}"), patched);
+    }
+
+    @Test
+    void strategicMergePatchIsRefusedForCustomTypes() throws Exception {
+        ApiException e = assertThrows(ApiException.class, () -> patcher.apply(widgets,
+                PatchType.STRATEGIC_MERGE_PATCH, object("{}"), json("{}")));
+        assertEquals(415, e.code());
+    }
+}

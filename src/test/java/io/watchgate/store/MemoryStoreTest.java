@@ -1,0 +1,164 @@
+package io.watchgate.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class MemoryStoreTest {
+
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final MemoryStore store = new MemoryStore(mapper, 100, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+
+    private static ObjectKey key(String name) {
+        return new ObjectKey("configmaps", "ns", name);
+    }
+
+    private ObjectNode object(String name, String value) {
+        ObjectNode node = mapper.createObjectNode();
+        node.putObject("metadata").put("name", name);
+        node.put("value", value);
+        return node;
+    }
+
+    private static List<String> names(Page page) {
+        return page.items().stream().map(o -> o.key().name()).toList();
+    }
+
+    @Test
+    void everyCommitTakesTheNextRevisionAndStampsIt() {
+        ChangeEvent created = store.commit(Mutation.create(key("a"), object("a", "1")));
+        ChangeEvent updated = store.commit(Mutation.update(key("a"), object("a", "2"), 1));
+        ChangeEvent deleted = store.commit(Mutation.delete(key("a"), 2));
+
+        assertEquals(List.of(1L, 2L, 3L), List.of(created.revision(), updated.revision(), deleted.revision()));
+        assertEquals(List.of(EventType.ADDED, EventType.MODIFIED, EventType.DELETED),
+                List.of(created.type(), updated.type(), deleted.type()));
+        assertEquals("2", updated.object().tree().at("/metadata/resourceVersion").asText());
+        assertTrue(new String(updated.object().json(), StandardCharsets.UTF_8).contains("\"resourceVersion\":\"2\""));
+        assertEquals("3", deleted.object().tree().at("/metadata/resourceVersion").asText(),
+                "a deleted object carries the delete's revision");
+        assertEquals("2", deleted.object().tree().path("value").asText(), "and its last state");
+        assertEquals(3, store.currentRevision());
+    }
+
+    @Test
+    void readsAtAnOlderRevisionSeeThatSnapshot() {
+        store.commit(Mutation.create(key("a"), object("a", "1")));
+        store.commit(Mutation.create(key("b"), object("b", "1")));
+        store.commit(Mutation.update(key("a"), object("a", "2"), 0));
+        store.commit(Mutation.delete(key("b"), 0));
+
+        assertEquals("1", store.get(key("a"), 2).tree().path("value").asText());
+        assertEquals("2", store.get(key("a"), 4).tree().path("value").asText());
+        assertEquals(List.of("a", "b"), names(store.list(KeyRange.inNamespace("configmaps", "ns"), 3, null, 10, o -> true)));
+        assertEquals(List.of("a"), names(store.list(KeyRange.inNamespace("configmaps", "ns"), 4, null, 10, o -> true)));
+        assertNull(store.get(key("b"), 4));
+        assertNull(store.get(key("a"), 0));
+    }
+
+    @Test
+    void preconditionsAreCheckedAtCommit() {
+        store.commit(Mutation.create(key("a"), object("a", "1")));
+
+        assertThrows(StoreException.KeyExists.class, () -> store.commit(Mutation.create(key("a"), object("a", "x"))));
+        assertThrows(StoreException.KeyNotFound.class, () -> store.commit(Mutation.update(key("b"), object("b", "x"), 0)));
+        assertThrows(StoreException.RevisionConflict.class, () -> store.commit(Mutation.update(key("a"), object("a", "x"), 7)));
+        assertEquals(1, store.currentRevision(), "refused writes take no revision");
+    }
+
+    @Test
+    void aKeyCanBeCreatedAgainAfterItsDeletion() {
+        store.commit(Mutation.create(key("a"), object("a", "1")));
+        store.commit(Mutation.delete(key("a"), 0));
+        store.commit(Mutation.create(key("a"), object("a", "again")));
+
+        assertEquals("again", store.get(key("a"), 3).tree().path("value").asText());
+        assertNull(store.get(key("a"), 2));
+        assertEquals("1", store.get(key("a"), 1).tree().path("value").asText());
+    }
+
+    @Test
+    void listPagesInKeyOrderAndCountsWhatRemains() {
+        for (String name : List.of("d", "b", "a", "c")) {
+            store.commit(Mutation.create(key(name), object(name, "1")));
+        }
+        store.commit(Mutation.create(new ObjectKey("configmaps", "other", "z"), object("z", "1")));
+        store.commit(Mutation.create(new ObjectKey("secrets", "ns", "s"), object("s", "1")));
+
+        Page first = store.list(KeyRange.inNamespace("configmaps", "ns"), 6, null, 2, o -> true);
+        assertEquals(List.of("a", "b"), names(first));
+        assertEquals(2, first.remaining());
+        Page second = store.list(KeyRange.inNamespace("configmaps", "ns"), 6, first.last().key(), 2, o -> true);
+        assertEquals(List.of("c", "d"), names(second));
+        assertFalse(second.hasMore());
+        assertEquals(List.of("a", "b", "c", "d", "z"),
+                names(store.list(KeyRange.allOf("configmaps"), 6, null, 10, o -> true)));
+    }
+
+    @Test
+    void compactedRevisionsAnswerCompactedAndTheNewestStateStays() {
+        store.commit(Mutation.create(key("a"), object("a", "1")));
+        store.commit(Mutation.update(key("a"), object("a", "2"), 0));
+        store.commit(Mutation.create(key("b"), object("b", "1")));
+        store.commit(Mutation.delete(key("b"), 0));
+
+        store.compactTo(3, 1);
+
+        assertEquals(3, store.oldestRevision());
+        assertThrows(StoreException.Compacted.class, () -> store.get(key("a"), 2));
+        assertThrows(StoreException.Compacted.class, () -> store.eventsAfter(2));
+        assertEquals("2", store.get(key("a"), 3).tree().path("value").asText());
+        assertEquals("1", store.get(key("b"), 3).tree().path("value").asText());
+        assertNull(store.get(key("b"), 4));
+        assertEquals(List.of(4L), store.eventsAfter(3).stream().map(ChangeEvent::revision).toList());
+    }
+
+    @Test
+    void historyIsBoundedByRevisions() {
+        MemoryStore small = new MemoryStore(mapper, 10, Clock.systemUTC());
+        small.commit(Mutation.create(key("a"), object("a", "v0")));
+        for (int i = 1; i < 25; i++) {
+            small.commit(Mutation.update(key("a"), object("a", "v" + i), 0));
+        }
+        assertEquals(25, small.currentRevision());
+        assertEquals(15, small.oldestRevision());
+        assertEquals(10, small.eventsAfter(15).size());
+        assertThrows(StoreException.Compacted.class, () -> small.eventsAfter(14));
+    }
+
+    @Test
+    void eventsAfterARevisionComeInOrder() {
+        List<ChangeEvent> seen = new ArrayList<>();
+        store.addCommitListener(seen::add);
+        store.commit(Mutation.create(key("a"), object("a", "1")));
+        store.commit(Mutation.create(key("b"), object("b", "1")));
+        store.commit(Mutation.update(key("a"), object("a", "2"), 0));
+
+        assertEquals(List.of(2L, 3L), store.eventsAfter(1).stream().map(ChangeEvent::revision).toList());
+        assertEquals(List.of(1L, 2L, 3L), seen.stream().map(ChangeEvent::revision).toList());
+        assertEquals("1", seen.get(2).previous().tree().path("value").asText());
+    }
+
+    @Test
+    void futureRevisionsCanBeAwaited() {
+        assertThrows(StoreException.FutureRevision.class, () -> store.get(key("a"), 1));
+        CompletableFuture<Long> reached = store.awaitRevision(2).toCompletableFuture();
+        store.commit(Mutation.create(key("a"), object("a", "1")));
+        assertFalse(reached.isDone());
+        store.commit(Mutation.create(key("b"), object("b", "1")));
+        assertEquals(2L, reached.join());
+    }
+}
