@@ -1,0 +1,174 @@
+package io.watchgate.api;
+
+import static io.restassured.RestAssured.given;
+import static io.watchgate.api.Api.configMap;
+import static io.watchgate.api.Api.configMaps;
+import static io.watchgate.api.Api.createOk;
+import static io.watchgate.api.Api.newNamespace;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import io.restassured.specification.RequestSpecification;
+import java.util.function.Function;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every refused request answers a Kubernetes Status with the right code and reason, names the problem, and
+ * leaves the store exactly as it was.
+ */
+@QuarkusTest
+class ErrorResponsesTest {
+
+    private String ns;
+
+    @BeforeEach
+    void namespaceWithOneConfigMap() {
+        ns = newNamespace("errors");
+        createOk(configMaps(ns), configMap("existing", "\"data\":{\"k\":\"v\"}"));
+    }
+
+    /** Sends a request and checks the Status it gets back, and that no revision was taken. */
+    private ValidatableResponse refused(int code, String reason, Function<RequestSpecification, io.restassured.response.Response> request) {
+        long before = Api.currentRevision();
+        ValidatableResponse response = request.apply(given()).then()
+                .statusCode(code)
+                .contentType(ContentType.JSON)
+                .body("kind", equalTo("Status"))
+                .body("apiVersion", equalTo("v1"))
+                .body("status", equalTo("Failure"))
+                .body("reason", equalTo(reason))
+                .body("code", equalTo(code));
+        assertEquals(before, Api.currentRevision(), "a refused request must not change the store");
+        return response;
+    }
+
+    private RequestSpecification json(RequestSpecification request, String body) {
+        return request.contentType(ContentType.JSON).body(body);
+    }
+
+    @Test
+    void malformedJsonIsBadRequest() {
+        refused(400, "BadRequest", r -> json(r, "{\"metadata\":").post(configMaps(ns)))
+                .body("message", containsString("not valid JSON"));
+        refused(400, "BadRequest", r -> json(r, "[1,2]").post(configMaps(ns)));
+        refused(400, "BadRequest", r -> json(r, "{} {}").post(configMaps(ns)));
+        refused(400, "BadRequest", r -> json(r, "").post(configMaps(ns)));
+        refused(400, "BadRequest", r -> json(r, "{\"metadata\":\"x\"}").post(configMaps(ns)));
+        refused(400, "BadRequest", r -> json(r, "{\"metadata\":{\"name\":\"a\",\"labels\":{\"x\":1}}}")
+                .post(configMaps(ns)));
+    }
+
+    @Test
+    void aBodyThatContradictsTheUrlIsBadRequest() {
+        refused(400, "BadRequest", r -> json(r, "{\"kind\":\"Secret\",\"metadata\":{\"name\":\"a\"}}").post(configMaps(ns)))
+                .body("message", containsString("Secret"));
+        refused(400, "BadRequest", r -> json(r, "{\"apiVersion\":\"v2\",\"metadata\":{\"name\":\"a\"}}").post(configMaps(ns)))
+                .body("message", containsString("v2"));
+        refused(400, "BadRequest", r -> json(r, "{\"metadata\":{\"name\":\"a\",\"namespace\":\"other\"}}").post(configMaps(ns)))
+                .body("message", containsString("does not match the namespace"));
+        refused(400, "BadRequest", r -> json(r, configMap("other", "")).put(configMaps(ns) + "/existing"))
+                .body("message", containsString("does not match the name"));
+    }
+
+    @Test
+    void unknownResourcesAndObjectsAreNotFound() {
+        refused(404, "NotFound", r -> r.get("/api/v1/namespaces/" + ns + "/widgets"));
+        refused(404, "NotFound", r -> r.get("/apis/example.com/v1/widgets"));
+        refused(404, "NotFound", r -> r.get("/nothing/here"));
+        refused(404, "NotFound", r -> r.get(configMaps(ns) + "/missing"))
+                .body("details.name", equalTo("missing"))
+                .body("details.kind", equalTo("configmaps"));
+        refused(404, "NotFound", r -> json(r, configMap("missing", "")).put(configMaps(ns) + "/missing"));
+        refused(404, "NotFound", r -> r.contentType("application/merge-patch+json").body("{}")
+                .patch(configMaps(ns) + "/missing"));
+    }
+
+    @Test
+    void verbsAPathDoesNotServeAreMethodNotAllowed() {
+        refused(405, "MethodNotAllowed", r -> json(r, "{}").put(configMaps(ns)));
+        refused(405, "MethodNotAllowed", r -> json(r, "{}").post(configMaps(ns) + "/existing"));
+        refused(405, "MethodNotAllowed", r -> json(r, configMap("x", "")).post("/api/v1/configmaps"));
+    }
+
+    @Test
+    void unsupportedMediaTypes() {
+        refused(406, "NotAcceptable", r -> r.accept("application/yaml").get(configMaps(ns)));
+        refused(415, "UnsupportedMediaType", r -> r.contentType("text/plain").body(configMap("a", "").getBytes()).post(configMaps(ns)));
+        refused(415, "UnsupportedMediaType", r -> r.contentType(ContentType.JSON).body("{}")
+                .patch(configMaps(ns) + "/existing"))
+                .body("message", containsString("application/merge-patch+json"));
+        refused(415, "UnsupportedMediaType", r -> r.contentType("application/apply-patch+yaml").body("{}".getBytes())
+                .patch(configMaps(ns) + "/existing"));
+    }
+
+    @Test
+    void duplicatesAndStaleWritesConflict() {
+        refused(409, "AlreadyExists", r -> json(r, configMap("existing", "")).post(configMaps(ns)))
+                .body("message", equalTo("configmaps \"existing\" already exists"));
+        refused(409, "Conflict", r -> json(r, "{\"metadata\":{\"name\":\"existing\",\"resourceVersion\":\"1\"}}")
+                .put(configMaps(ns) + "/existing"));
+    }
+
+    @Test
+    void bodiesOverTheLimitAreTooLarge() {
+        String huge = "{\"metadata\":{\"name\":\"huge\"},\"data\":{\"k\":\"" + "x".repeat(3 * 1024 * 1024) + "\"}}";
+        refused(413, "RequestEntityTooLarge", r -> json(r, huge).post(configMaps(ns)));
+    }
+
+    @Test
+    void invalidObjectsAreUnprocessableWithOneCausePerField() {
+        refused(422, "Invalid", r -> json(r, configMap("Bad_Name!", "")).post(configMaps(ns)))
+                .body("message", startsWith("ConfigMap \"Bad_Name!\" is invalid: metadata.name: Invalid value: "
+                        + "\"Bad_Name!\": a lowercase RFC 1123 subdomain must consist of"))
+                .body("details.kind", equalTo("ConfigMap"))
+                .body("details.causes[0].reason", equalTo("FieldValueInvalid"))
+                .body("details.causes[0].field", equalTo("metadata.name"));
+        refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"name\":\"" + "a".repeat(254) + "\"}}").post(configMaps(ns)))
+                .body("details.causes[0].message", containsString("must be no more than 253 characters"));
+        refused(422, "Invalid", r -> json(r, "{\"metadata\":{}}").post(configMaps(ns)))
+                .body("details.causes[0].reason", equalTo("FieldValueRequired"));
+        refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"name\":\"Upper\"}}").post("/api/v1/namespaces"));
+        refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"name\":\"1-starts-with-digit\"},\"spec\":{}}")
+                .post("/api/v1/namespaces/" + ns + "/services"));
+        refused(422, "Invalid", r -> json(r, Api.labelled("a", "{\"bad key!\":\"v\",\"ok\":\"bad value!\"}")).post(configMaps(ns)))
+                .body("details.causes.field", hasItem("metadata.labels"))
+                .body("details.causes.size()", equalTo(2));
+        refused(422, "Invalid", r -> json(r, configMap("a", "\"data\":{\"bad/key\":\"v\"}")).post(configMaps(ns)))
+                .body("details.causes[0].field", equalTo("data[bad/key]"));
+        String bigAnnotation = "x".repeat(256 * 1024);
+        refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"name\":\"a\",\"annotations\":{\"k\":\"" + bigAnnotation + "\"}}}")
+                .post(configMaps(ns)))
+                .body("details.causes[0].reason", equalTo("FieldValueTooLong"))
+                .body("details.causes[0].field", equalTo("metadata.annotations"));
+        String overOneMiB = "x".repeat(1024 * 1024 + 1);
+        refused(422, "Invalid", r -> json(r, configMap("a", "\"data\":{\"k\":\"" + overOneMiB + "\"}")).post(configMaps(ns)))
+                .body("details.causes[0].reason", equalTo("FieldValueTooLong"));
+        refused(422, "Invalid", r -> json(r, configMap("existing", "\"metadata\":{\"name\":\"existing\",\"labels\":{\"-\":\"x\"}}"))
+                .put(configMaps(ns) + "/existing"));
+    }
+
+    @Test
+    void badQueryParametersAreBadRequest() {
+        refused(400, "BadRequest", r -> r.queryParam("labelSelector", "app in (").get(configMaps(ns)));
+        refused(400, "BadRequest", r -> r.queryParam("fieldSelector", "spec.nope=1").get(configMaps(ns)))
+                .body("message", containsString("field label not supported: spec.nope"));
+        refused(400, "BadRequest", r -> r.queryParam("limit", "ten").get(configMaps(ns)));
+        refused(400, "BadRequest", r -> r.queryParam("resourceVersion", "abc").get(configMaps(ns)));
+        refused(400, "BadRequest", r -> r.queryParam("continue", "not-a-token").get(configMaps(ns)));
+        refused(400, "BadRequest", r -> json(r, configMap("a", "")).queryParam("dryRun", "Some").post(configMaps(ns)));
+        refused(400, "BadRequest", r -> r.queryParam("labelSelector", "x in (").delete(configMaps(ns)));
+    }
+
+    @Test
+    void invalidBase64InSecretDataIsBadRequest() {
+        refused(400, "BadRequest", r -> json(r, "{\"metadata\":{\"name\":\"s\"},\"data\":{\"k\":\"not base64!\"}}")
+                .post("/api/v1/namespaces/" + ns + "/secrets"));
+    }
+}
