@@ -161,4 +161,47 @@ class MemoryStoreTest {
         store.commit(Mutation.create(key("b"), object("b", "1")));
         assertEquals(2L, reached.join());
     }
+
+    @Test
+    void theNewestRevisionCommittedByATimeBoundsAgeBasedCompaction() {
+        MutableClock clock = new MutableClock();
+        MemoryStore timed = new MemoryStore(mapper, 100, clock);
+        timed.commit(Mutation.create(key("a"), object("a", "1")));
+        clock.now = 1_000;
+        timed.commit(Mutation.update(key("a"), object("a", "2"), 0));
+        clock.now = 2_000;
+        timed.commit(Mutation.update(key("a"), object("a", "3"), 0));
+
+        assertEquals(0, timed.newestRevisionCommittedBy(-1));
+        assertEquals(2, timed.newestRevisionCommittedBy(1_500));
+        assertEquals(3, timed.newestRevisionCommittedBy(5_000));
+
+        timed.compactTo(timed.newestRevisionCommittedBy(1_500), 10);
+        assertEquals(2, timed.oldestRevision());
+        assertEquals("3", timed.get(key("a"), 3).tree().path("value").asText());
+    }
+
+    private static final class MutableClock extends Clock {
+        long now;
+
+        @Override
+        public long millis() {
+            return now;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(now);
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
 }
