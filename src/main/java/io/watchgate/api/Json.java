@@ -40,8 +40,9 @@ public class Json {
             }
             return node;
         } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("the request body is not valid JSON: " + e.getOriginalMessage()
-                    + " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
+            String where = e.getLocation() == null ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            throw ApiException.badRequest("the request body is not valid JSON: " + e.getOriginalMessage() + where);
         } catch (IOException e) {
             throw ApiException.badRequest("the request body could not be read: " + e.getMessage());
         }

@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** The metadata the server owns: set on create, carried over on every later write whatever the client sent. */
@@ -54,22 +55,29 @@ final class ServerFields {
         }
     }
 
-    /** Whether the two objects differ in anything but their resourceVersion. */
+    /** Whether the two objects are the same but for their resourceVersion. */
     static boolean sameIgnoringResourceVersion(ObjectNode current, ObjectNode updated) {
-        ObjectNode a = current.deepCopy();
-        ObjectNode b = updated.deepCopy();
-        a.withObject("/metadata").remove("resourceVersion");
-        b.withObject("/metadata").remove("resourceVersion");
-        return a.equals(b);
+        return sameOutsideMetadata(current, updated)
+                && equalIgnoring(current.path("metadata"), updated.path("metadata"), "resourceVersion");
     }
 
     private static boolean sameOutsideMetadata(ObjectNode a, ObjectNode b) {
-        if (a.size() - (a.has("metadata") ? 1 : 0) != b.size() - (b.has("metadata") ? 1 : 0)) {
+        return equalIgnoring(a, b, "metadata");
+    }
+
+    /** Compares two JSON objects member by member, without copying either, skipping {@code ignored}. */
+    private static boolean equalIgnoring(JsonNode a, JsonNode b, String ignored) {
+        if (!a.isObject() || !b.isObject()) {
+            return a.equals(b);
+        }
+        int sizeA = a.size() - (a.has(ignored) ? 1 : 0);
+        int sizeB = b.size() - (b.has(ignored) ? 1 : 0);
+        if (sizeA != sizeB) {
             return false;
         }
-        for (Iterator<String> it = a.fieldNames(); it.hasNext();) {
-            String field = it.next();
-            if (!field.equals("metadata") && !a.get(field).equals(b.get(field))) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> member = it.next();
+            if (!member.getKey().equals(ignored) && !member.getValue().equals(b.get(member.getKey()))) {
                 return false;
             }
         }

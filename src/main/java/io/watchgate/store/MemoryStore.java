@@ -127,9 +127,7 @@ public final class MemoryStore implements Store {
     public Page list(KeyRange range, long rev, ObjectKey startAfter, int limit,
             Predicate<StoredObject> filter) {
         checkReadable(rev);
-        ConcurrentNavigableMap<ObjectKey, VersionChain> keys = startAfter == null
-                ? index.subMap(range.lowest(), true, range.highest(), true)
-                : index.subMap(startAfter, false, range.highest(), true);
+        ConcurrentNavigableMap<ObjectKey, VersionChain> keys = keysOf(range, startAfter);
         List<StoredObject> items = new ArrayList<>(Math.min(limit, 1024));
         int remaining = 0;
         for (Map.Entry<ObjectKey, VersionChain> entry : keys.entrySet()) {
@@ -148,6 +146,19 @@ public final class MemoryStore implements Store {
         }
         checkReadable(rev);
         return new Page(rev, List.copyOf(items), remaining);
+    }
+
+    /** The keys of {@code range} after {@code startAfter}, which may lie anywhere (it comes from a client). */
+    private ConcurrentNavigableMap<ObjectKey, VersionChain> keysOf(KeyRange range, ObjectKey startAfter) {
+        ObjectKey lowest = range.lowest();
+        ObjectKey highest = range.highest();
+        if (startAfter == null || startAfter.compareTo(lowest) < 0) {
+            return index.subMap(lowest, true, highest, true);
+        }
+        if (startAfter.compareTo(highest) >= 0) {
+            return new ConcurrentSkipListMap<>();
+        }
+        return index.subMap(startAfter, false, highest, true);
     }
 
     @Override

@@ -171,4 +171,36 @@ class ErrorResponsesTest {
         refused(400, "BadRequest", r -> json(r, "{\"metadata\":{\"name\":\"s\"},\"data\":{\"k\":\"not base64!\"}}")
                 .post("/api/v1/namespaces/" + ns + "/secrets"));
     }
+
+    @Test
+    void malformedPatchesAreRefusedAsClientErrors() {
+        String existing = configMaps(ns) + "/existing";
+        refused(400, "BadRequest", r -> r.contentType("application/json-patch+json").body("[{\"op\":\"add\"}]").patch(existing));
+        refused(400, "BadRequest", r -> r.contentType("application/json-patch+json").body("[1]").patch(existing));
+        refused(400, "BadRequest", r -> r.contentType("application/json-patch+json").body("{}").patch(existing));
+        refused(422, "Invalid", r -> r.contentType("application/json-patch+json")
+                .body("[{\"op\":\"move\",\"from\":\"/nope\",\"path\":\"/x\"}]").patch(existing));
+        refused(400, "BadRequest", r -> r.contentType("application/json-patch+json")
+                .body("[{\"op\":\"replace\",\"path\":\"/metadata/name\",\"value\":\"other\"}]").patch(existing));
+        refused(400, "BadRequest", r -> r.contentType("application/merge-patch+json").body("[]").patch(existing));
+        refused(400, "BadRequest", r -> r.contentType("application/merge-patch+json").body("{\"kind\":\"Pod\"}").patch(existing));
+        refused(400, "BadRequest", r -> r.contentType("application/strategic-merge-patch+json")
+                .body("{\"metadata\":{\"ownerReferences\":[1]}}").patch(existing));
+        refused(400, "BadRequest", r -> r.contentType("application/strategic-merge-patch+json")
+                .body("{\"$patch\":\"explode\"}").patch(existing));
+        refused(400, "BadRequest", r -> r.contentType("application/strategic-merge-patch+json")
+                .body("{\"$patch\":\"delete\"}").patch(existing));
+    }
+
+    @Test
+    void aContinueTokenFromElsewhereIsHarmless() {
+        String foreign = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("{\"v\":\"meta.k8s.io/v1\",\"rv\":" + Api.currentRevision() + ",\"start\":\"zzzz/zzzz\"}").getBytes());
+        given().queryParam("continue", foreign).get(configMaps(ns)).then().statusCode(200)
+                .body("items.size()", equalTo(0));
+        String before = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("{\"v\":\"meta.k8s.io/v1\",\"rv\":" + Api.currentRevision() + ",\"start\":\"/\"}").getBytes());
+        given().queryParam("continue", before).get(configMaps(ns)).then().statusCode(200)
+                .body("items.size()", equalTo(1));
+    }
 }
