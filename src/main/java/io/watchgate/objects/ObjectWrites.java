@@ -57,7 +57,8 @@ public class ObjectWrites {
                     Cause.required("metadata.name", "name or generateName is required")));
         }
         namespaces.requireAcceptsContent(type, namespace, name.isEmpty() ? generateName : name);
-        ServerFields.initialize(type, object, clock.instant());
+        ServerFields.initialize(object, clock.instant());
+        TypeDefaults.onCreate(type, object);
         boolean generated = name.isEmpty();
         for (int attempt = 1;; attempt++) {
             if (generated) {
@@ -127,6 +128,7 @@ public class ObjectWrites {
 
     private StoredObject commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
             boolean dryRun) {
+        TypeDefaults.onUpdate(type, current.tree(), desired);
         ServerFields.carryOver(current.tree(), desired);
         validator.validate(type, desired);
         boolean namespace = Deletions.isNamespaces(type);

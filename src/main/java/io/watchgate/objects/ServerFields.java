@@ -2,7 +2,6 @@ package io.watchgate.objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.watchgate.schema.ResourceType;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -24,7 +23,7 @@ final class ServerFields {
         return DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
     }
 
-    static void initialize(ResourceType type, ObjectNode object, Instant now) {
+    static void initialize(ObjectNode object, Instant now) {
         ObjectNode metadata = object.withObject("/metadata");
         SERVER_OWNED.forEach(metadata::remove);
         metadata.remove("resourceVersion");
@@ -32,9 +31,6 @@ final class ServerFields {
         metadata.put("uid", UUID.randomUUID().toString());
         metadata.put("creationTimestamp", timestamp(now));
         metadata.put("generation", 1);
-        if (type.kind().equals("Namespace") && type.group().isEmpty()) {
-            object.withObject("/status").put("phase", "Active");
-        }
     }
 
     /** Keeps the server's fields of {@code current} in {@code updated}; bumps generation on a non-metadata change. */

@@ -319,4 +319,28 @@ class ObjectLifecycleTest {
     private static long revision(Response response) {
         return Long.parseLong(response.path("metadata.resourceVersion"));
     }
+
+    @Test
+    void secretStringDataIsFoldedIntoBase64Data() {
+        String ns = newNamespace("secret");
+        createOk("/api/v1/namespaces/" + ns + "/secrets",
+                "{\"metadata\":{\"name\":\"creds\"},\"data\":{\"a\":\"YQ==\"},\"stringData\":{\"b\":\"hello\"}}")
+                .then()
+                .body("type", equalTo("Opaque"))
+                .body("data.a", equalTo("YQ=="))
+                .body("data.b", equalTo("aGVsbG8="))
+                .body("stringData", nullValue());
+    }
+
+    @Test
+    void aNamespacesStatusStaysTheServers() {
+        String ns = newNamespace("status");
+        given().contentType(ContentType.JSON)
+                .body("{\"metadata\":{\"name\":\"" + ns + "\",\"labels\":{\"a\":\"b\"}},\"status\":{\"phase\":\"Terminating\"}}")
+                .put("/api/v1/namespaces/" + ns)
+                .then().statusCode(200)
+                .body("metadata.labels.a", equalTo("b"))
+                .body("status.phase", equalTo("Active"))
+                .body("metadata.generation", equalTo(1));
+    }
 }

@@ -1,0 +1,69 @@
+package io.watchgate.objects;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.status.ApiException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * What kube-apiserver fills in or rewrites for particular core types before it stores them. Every other
+ * field is stored exactly as the client sent it.
+ */
+final class TypeDefaults {
+
+    private TypeDefaults() {
+    }
+
+    /** On create: a namespace starts Active; a Secret's stringData folds into data, and its type defaults. */
+    static void onCreate(ResourceType type, ObjectNode object) {
+        if (isCore(type, "Namespace")) {
+            object.withObject("/status").put("phase", "Active");
+        }
+        onWrite(type, object);
+    }
+
+    /** On update and patch: a namespace's status stays the server's (it carries the lifecycle phase). */
+    static void onUpdate(ResourceType type, ObjectNode current, ObjectNode updated) {
+        if (isCore(type, "Namespace")) {
+            JsonNode status = current.get("status");
+            if (status == null) {
+                updated.remove("status");
+            } else {
+                updated.set("status", status.deepCopy());
+            }
+        }
+        onWrite(type, updated);
+    }
+
+    private static void onWrite(ResourceType type, ObjectNode object) {
+        if (!isCore(type, "Secret")) {
+            return;
+        }
+        JsonNode stringData = object.remove("stringData");
+        if (stringData != null && !stringData.isNull()) {
+            if (!stringData.isObject()) {
+                throw ApiException.badRequest("Secret in version \"v1\" cannot be handled as a Secret: "
+                        + "stringData must be a map of strings");
+            }
+            ObjectNode data = object.withObject("/data");
+            for (var it = stringData.fields(); it.hasNext();) {
+                var entry = it.next();
+                if (!entry.getValue().isTextual()) {
+                    throw ApiException.badRequest("Secret in version \"v1\" cannot be handled as a Secret: "
+                            + "stringData." + entry.getKey() + " must be a string");
+                }
+                data.put(entry.getKey(), Base64.getEncoder().encodeToString(
+                        entry.getValue().textValue().getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+        if (!object.path("type").isTextual() || object.path("type").textValue().isEmpty()) {
+            object.put("type", "Opaque");
+        }
+    }
+
+    private static boolean isCore(ResourceType type, String kind) {
+        return type.group().isEmpty() && type.kind().equals(kind);
+    }
+}
