@@ -1,9 +1,5 @@
 package io.watchgate.api;
 
-import io.watchgate.objects.Deletions;
-import io.watchgate.objects.ObjectReads;
-import io.watchgate.objects.ObjectWrites;
-import io.watchgate.schema.ResourceTypes;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 
@@ -11,30 +7,19 @@ import jakarta.ws.rs.PathParam;
 @Path("/")
 public class ApiRoots {
 
-    private final ResourceTypes types;
-    private final ObjectReads reads;
-    private final ObjectWrites writes;
-    private final Deletions deletions;
-    private final Json json;
-    private final ResponseBodies bodies;
+    private final ResourceVerbs verbs;
 
-    ApiRoots(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions, Json json,
-            ResponseBodies bodies) {
-        this.types = types;
-        this.reads = reads;
-        this.writes = writes;
-        this.deletions = deletions;
-        this.json = json;
-        this.bodies = bodies;
+    ApiRoots(ResourceVerbs verbs) {
+        this.verbs = verbs;
     }
 
     @Path("api/{version}")
     public ResourceApi core(@PathParam("version") String version) {
-        return new ResourceApi("", version, types, reads, writes, deletions, json, bodies);
+        return new ResourceApi("", version, verbs);
     }
 
     @Path("apis/{group}/{version}")
     public ResourceApi grouped(@PathParam("group") String group, @PathParam("version") String version) {
-        return new ResourceApi(group, version, types, reads, writes, deletions, json, bodies);
+        return new ResourceApi(group, version, verbs);
     }
 }

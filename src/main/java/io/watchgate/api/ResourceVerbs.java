@@ -1,0 +1,138 @@
+package io.watchgate.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.watchgate.objects.DeleteOptions;
+import io.watchgate.objects.Deletions;
+import io.watchgate.objects.ListOptions;
+import io.watchgate.objects.ObjectReads;
+import io.watchgate.objects.ObjectWrites;
+import io.watchgate.objects.Selection;
+import io.watchgate.patch.PatchType;
+import io.watchgate.patch.Patcher;
+import io.watchgate.schema.ResourceTypes;
+import io.watchgate.status.ApiException;
+import io.watchgate.store.StoredObject;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The HTTP side of each verb: query parameters and bodies in, negotiated JSON out. What the verbs mean lives
+ * in {@code io.watchgate.objects}.
+ */
+@ApplicationScoped
+public class ResourceVerbs {
+
+    private final ResourceTypes types;
+    private final ObjectReads reads;
+    private final ObjectWrites writes;
+    private final Deletions deletions;
+    private final Json json;
+    private final ResponseBodies bodies;
+
+    ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions, Json json,
+            ResponseBodies bodies) {
+        this.types = types;
+        this.reads = reads;
+        this.writes = writes;
+        this.deletions = deletions;
+        this.json = json;
+        this.bodies = bodies;
+    }
+
+    Target collection(String group, String version, String namespace, String plural) {
+        return Target.resolve(types, group, version, namespace, plural);
+    }
+
+    Target object(String group, String version, String namespace, String plural) {
+        return Target.resolveObject(types, group, version, namespace, plural);
+    }
+
+
+    Response list(Target target, UriInfo uri, HttpHeaders headers) {
+        MediaTypes.requireJsonAcceptable(headers);
+        MultivaluedMap<String, String> query = uri.getQueryParameters();
+        ListOptions options = new ListOptions(query.getFirst("labelSelector"), query.getFirst("fieldSelector"),
+                query.getFirst("resourceVersion"), query.getFirst("resourceVersionMatch"),
+                ListOptions.parseLimit(query.getFirst("limit")), query.getFirst("continue"));
+        return bodies.list(reads.list(target.type(), target.namespace(), options));
+    }
+
+    Response get(Target target, String name, UriInfo uri, HttpHeaders headers) {
+        MediaTypes.requireJsonAcceptable(headers);
+        String resourceVersion = uri.getQueryParameters().getFirst("resourceVersion");
+        return bodies.object(200, reads.get(target.type(), target.namespace(), name, resourceVersion));
+    }
+
+    Response create(Target target, UriInfo uri, HttpHeaders headers, byte[] body) {
+        MediaTypes.requireJsonAcceptable(headers);
+        MediaTypes.requireJsonBody(headers);
+        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
+        StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), json.parse(body), dryRun);
+        return bodies.object(201, created);
+    }
+
+    Response update(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
+        MediaTypes.requireJsonAcceptable(headers);
+        MediaTypes.requireJsonBody(headers);
+        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
+        return bodies.object(200, writes.update(target.type(), namespaceOrEmpty(target), name, json.parse(body),
+                dryRun));
+    }
+
+    Response patch(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
+        MediaTypes.requireJsonAcceptable(headers);
+        PatchType patchType = PatchType.fromContentType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE))
+                .filter(t -> Patcher.acceptedMediaTypes(target.type()).contains(t.mediaType()))
+                .orElseThrow(() -> Patcher.unsupported(target.type()));
+        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
+        return bodies.object(200, writes.patch(target.type(), namespaceOrEmpty(target), name, patchType,
+                json.parse(body), dryRun));
+    }
+
+    Response delete(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
+        MediaTypes.requireJsonAcceptable(headers);
+        DeleteOptions options = deleteOptions(uri, headers, body);
+        return bodies.object(200, deletions.delete(target.type(), namespaceOrEmpty(target), name, options));
+    }
+
+    Response deleteCollection(Target target, UriInfo uri, HttpHeaders headers, byte[] body) {
+        MediaTypes.requireJsonAcceptable(headers);
+        DeleteOptions options = deleteOptions(uri, headers, body);
+        MultivaluedMap<String, String> query = uri.getQueryParameters();
+        Selection selection = Selection.parse(target.type(), query.getFirst("labelSelector"),
+                query.getFirst("fieldSelector"));
+        return bodies.list(deletions.deleteCollection(target.type(), target.namespace(), selection,
+                options.dryRun()));
+    }
+
+    /** DeleteOptions from the body (when one is sent) and the query. */
+    private DeleteOptions deleteOptions(UriInfo uri, HttpHeaders headers, byte[] body) {
+        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
+        if (body == null || body.length == 0) {
+            return new DeleteOptions(null, null, dryRun);
+        }
+        MediaTypes.requireJsonBody(headers);
+        JsonNode options = json.parse(body);
+        if (!options.isObject()) {
+            throw ApiException.badRequest("DeleteOptions must be a JSON object");
+        }
+        JsonNode preconditions = options.path("preconditions");
+        List<String> bodyDryRun = new ArrayList<>();
+        options.path("dryRun").forEach(v -> bodyDryRun.add(v.asText()));
+        return new DeleteOptions(textOrNull(preconditions.get("uid")), textOrNull(preconditions.get("resourceVersion")),
+                dryRun || QueryFlags.dryRun(bodyDryRun));
+    }
+
+    private static String textOrNull(JsonNode node) {
+        return node == null || node.isNull() ? null : node.asText();
+    }
+
+    private static String namespaceOrEmpty(Target target) {
+        return target.namespace() == null ? "" : target.namespace();
+    }
+}
