@@ -9,8 +9,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 /**
- * Refuses request bodies over the configured limit with 413 and a Status: those that announce their length
- * before they are read, and those that turn out too long while streaming in.
+ * Refuses request bodies that announce a length over the configured limit with 413 and a Status, before
+ * reading them. (Bodies without Content-Length are cut off at the limit as they are read.)
  */
 @ApplicationScoped
 public class BodyLimit {
@@ -23,7 +23,6 @@ public class BodyLimit {
 
     void install(@Observes Router router) {
         router.route().order(Integer.MIN_VALUE).handler(this::checkDeclaredLength);
-        router.route().order(Integer.MIN_VALUE).failureHandler(this::renderTooLarge);
     }
 
     private void checkDeclaredLength(RoutingContext context) {
@@ -41,14 +40,6 @@ public class BodyLimit {
             }
         }
         context.next();
-    }
-
-    private void renderTooLarge(RoutingContext context) {
-        if (context.statusCode() == 413 && !context.response().headWritten()) {
-            reply(context, tooLarge("body"));
-        } else {
-            context.next();
-        }
     }
 
     private ApiException tooLarge(String what) {

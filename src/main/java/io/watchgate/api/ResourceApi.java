@@ -12,6 +12,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.io.InputStream;
 
 /**
  * The Kubernetes resource API of one group and version, below {@code /api/v1} or
@@ -39,7 +40,7 @@ public class ResourceApi {
 
     @POST
     @Path("{plural}")
-    public Response create(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
+    public Response create(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
         Target target = verbs.collection(group, version, null, plural);
         if (target.type().namespaced()) {
             throw methodNotAllowed();
@@ -49,7 +50,7 @@ public class ResourceApi {
 
     @DELETE
     @Path("{plural}")
-    public Response deleteCollection(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
+    public Response deleteCollection(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
         Target target = verbs.collection(group, version, null, plural);
         if (target.type().namespaced()) {
             throw methodNotAllowed();
@@ -69,14 +70,14 @@ public class ResourceApi {
     @POST
     @Path("namespaces/{namespace}/{plural}")
     public Response createNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural, @Context UriInfo uri,
-            @Context HttpHeaders headers, byte[] body) {
+            @Context HttpHeaders headers, InputStream body) {
         return verbs.create(verbs.collection(group, version, namespace, plural), uri, headers, body);
     }
 
     @DELETE
     @Path("namespaces/{namespace}/{plural}")
     public Response deleteNamespacedCollection(@PathParam("namespace") String namespace,
-            @PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
+            @PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
         return verbs.deleteCollection(verbs.collection(group, version, namespace, plural), uri, headers, body);
     }
 
@@ -92,21 +93,21 @@ public class ResourceApi {
     @PUT
     @Path("{plural}/{name}")
     public Response update(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, byte[] body) {
+            @Context HttpHeaders headers, InputStream body) {
         return verbs.update(verbs.object(group, version, null, plural), name, uri, headers, body);
     }
 
     @PATCH
     @Path("{plural}/{name}")
     public Response patch(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, byte[] body) {
+            @Context HttpHeaders headers, InputStream body) {
         return verbs.patch(verbs.object(group, version, null, plural), name, uri, headers, body);
     }
 
     @DELETE
     @Path("{plural}/{name}")
     public Response delete(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, byte[] body) {
+            @Context HttpHeaders headers, InputStream body) {
         return verbs.delete(verbs.object(group, version, null, plural), name, uri, headers, body);
     }
 
@@ -122,21 +123,21 @@ public class ResourceApi {
     @PUT
     @Path("namespaces/{namespace}/{plural}/{name}")
     public Response updateNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
+            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
         return verbs.update(verbs.object(group, version, namespace, plural), name, uri, headers, body);
     }
 
     @PATCH
     @Path("namespaces/{namespace}/{plural}/{name}")
     public Response patchNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
+            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
         return verbs.patch(verbs.object(group, version, namespace, plural), name, uri, headers, body);
     }
 
     @DELETE
     @Path("namespaces/{namespace}/{plural}/{name}")
     public Response deleteNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
+            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
         return verbs.delete(verbs.object(group, version, namespace, plural), name, uri, headers, body);
     }
 

@@ -17,8 +17,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import java.util.ArrayList;
-import java.util.List;
+import java.io.InputStream;
 
 /**
  * The HTTP side of each verb: query parameters and bodies in, negotiated JSON out. What the verbs mean lives
@@ -68,39 +67,39 @@ public class ResourceVerbs {
         return bodies.object(200, reads.get(target.type(), target.namespace(), name, resourceVersion));
     }
 
-    Response create(Target target, UriInfo uri, HttpHeaders headers, byte[] body) {
+    Response create(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
         MediaTypes.requireJsonAcceptable(headers);
         MediaTypes.requireJsonBody(headers);
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
-        StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), json.parse(body), dryRun);
+        StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), json.parse(bodies.read(body)), dryRun);
         return bodies.object(201, created);
     }
 
-    Response update(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
+    Response update(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
         MediaTypes.requireJsonAcceptable(headers);
         MediaTypes.requireJsonBody(headers);
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
-        return bodies.object(200, writes.update(target.type(), namespaceOrEmpty(target), name, json.parse(body),
+        return bodies.object(200, writes.update(target.type(), namespaceOrEmpty(target), name, json.parse(bodies.read(body)),
                 dryRun));
     }
 
-    Response patch(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
+    Response patch(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
         MediaTypes.requireJsonAcceptable(headers);
         PatchType patchType = PatchType.fromContentType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE))
                 .filter(t -> Patcher.acceptedMediaTypes(target.type()).contains(t.mediaType()))
                 .orElseThrow(() -> Patcher.unsupported(target.type()));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
         return bodies.object(200, writes.patch(target.type(), namespaceOrEmpty(target), name, patchType,
-                json.parse(body), dryRun));
+                json.parse(bodies.read(body)), dryRun));
     }
 
-    Response delete(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
+    Response delete(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
         MediaTypes.requireJsonAcceptable(headers);
         DeleteOptions options = deleteOptions(uri, headers, body);
         return bodies.object(200, deletions.delete(target.type(), namespaceOrEmpty(target), name, options));
     }
 
-    Response deleteCollection(Target target, UriInfo uri, HttpHeaders headers, byte[] body) {
+    Response deleteCollection(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
         MediaTypes.requireJsonAcceptable(headers);
         DeleteOptions options = deleteOptions(uri, headers, body);
         MultivaluedMap<String, String> query = uri.getQueryParameters();
@@ -111,25 +110,14 @@ public class ResourceVerbs {
     }
 
     /** DeleteOptions from the body (when one is sent) and the query. */
-    private DeleteOptions deleteOptions(UriInfo uri, HttpHeaders headers, byte[] body) {
+    private DeleteOptions deleteOptions(UriInfo uri, HttpHeaders headers, InputStream body) {
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
-        if (body == null || body.length == 0) {
-            return new DeleteOptions(null, null, dryRun);
+        byte[] bytes = bodies.read(body);
+        if (bytes.length == 0) {
+            return DeleteOptions.from(null, dryRun);
         }
         MediaTypes.requireJsonBody(headers);
-        JsonNode options = json.parse(body);
-        if (!options.isObject()) {
-            throw ApiException.badRequest("DeleteOptions must be a JSON object");
-        }
-        JsonNode preconditions = options.path("preconditions");
-        List<String> bodyDryRun = new ArrayList<>();
-        options.path("dryRun").forEach(v -> bodyDryRun.add(v.asText()));
-        return new DeleteOptions(textOrNull(preconditions.get("uid")), textOrNull(preconditions.get("resourceVersion")),
-                dryRun || QueryFlags.dryRun(bodyDryRun));
-    }
-
-    private static String textOrNull(JsonNode node) {
-        return node == null || node.isNull() ? null : node.asText();
+        return DeleteOptions.from(json.parse(bytes), dryRun);
     }
 
     private static String namespaceOrEmpty(Target target) {

@@ -106,14 +106,14 @@ final class BodyRules {
         }
         try {
             long revision = Long.parseLong(rv);
-            if (revision > 0) {
-                return revision;
+            if (revision >= 0) {
+                return revision; // "0" asks for no precondition, as in Kubernetes
             }
         } catch (NumberFormatException e) {
             // answered below
         }
         throw ApiException.invalid(type.group(), type.kind(), object.path("metadata").path("name").asText(""),
                 List.of(Cause.invalid("metadata.resourceVersion", rv,
-                        "must be a positive integer")));
+                        "must be a non-negative integer")));
     }
 }

@@ -32,7 +32,7 @@ public record ContinueToken(long revision, String namespace, String name) {
             String start = node.path("start").asText("");
             int slash = start.indexOf('/');
             if (!node.path("v").asText().equals("meta.k8s.io/v1") || !node.path("rv").canConvertToLong()
-                    || slash < 0) {
+                    || (node.path("rv").asLong() < 0 && node.path("rv").asLong() != LATEST) || slash < 0) {
                 throw invalid();
             }
             return new ContinueToken(node.path("rv").asLong(), start.substring(0, slash), start.substring(slash + 1));

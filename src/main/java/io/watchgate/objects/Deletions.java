@@ -57,7 +57,7 @@ public class Deletions {
             boolean dryRun) {
         KeyRange range = new KeyRange(type.resource(), type.namespaced() ? namespace : null);
         List<StoredObject> matching = store.list(range, store.currentRevision(), null, Integer.MAX_VALUE,
-                object -> selection.matches(object.tree())).items();
+                object -> selection.matches(object.tree()), false).items();
         List<StoredObject> deleted = new ArrayList<>();
         for (StoredObject object : matching) {
             if (isNamespaces(type) && object.key().name().equals("default")) {

@@ -20,6 +20,9 @@ public record ListOptions(String labelSelector, String fieldSelector, String res
         resourceVersion = emptyToNull(resourceVersion);
         resourceVersionMatch = emptyToNull(resourceVersionMatch);
         continueToken = emptyToNull(continueToken);
+        if (resourceVersion != null) {
+            parseRevision(resourceVersion);
+        }
         if (resourceVersionMatch != null) {
             if (!resourceVersionMatch.equals(EXACT) && !resourceVersionMatch.equals(NOT_OLDER_THAN)) {
                 throw ApiException.badRequest("resourceVersionMatch: Unsupported value: \"" + resourceVersionMatch
@@ -33,17 +36,19 @@ public record ListOptions(String labelSelector, String fieldSelector, String res
                 throw ApiException.badRequest(
                         "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided");
             }
-            if (resourceVersionMatch.equals(EXACT) && resourceVersion.equals("0")) {
+            if (resourceVersionMatch.equals(EXACT) && isZero(resourceVersion)) {
                 throw ApiException.badRequest(
                         "resourceVersionMatch: Forbidden: resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"");
             }
         }
-        if (continueToken != null && resourceVersion != null && !resourceVersion.equals("0")) {
+        if (continueToken != null && resourceVersion != null && !isZero(resourceVersion)) {
             throw ApiException.badRequest("specifying resource version is not allowed when using continue");
         }
-        if (resourceVersion != null) {
-            parseRevision(resourceVersion);
-        }
+    }
+
+    /** "0" (in any spelling, such as "00") means "any resourceVersion". */
+    public static boolean isZero(String resourceVersion) {
+        return resourceVersion != null && parseRevision(resourceVersion) == 0;
     }
 
     /** A client-sent resourceVersion as a revision, or 400 when it is not one. */

@@ -29,10 +29,14 @@ public class NamespaceLifecycle {
         this.types = types;
     }
 
-    /** 404 when the namespace does not exist, 403 while it terminates. */
-    public void requireAcceptsContent(ResourceType type, String namespace, String name) {
+    /**
+     * 404 when the namespace does not exist, 403 while it terminates.
+     *
+     * @return the namespace's revision, to guard the create with (0 for cluster-scoped types)
+     */
+    public long requireAcceptsContent(ResourceType type, String namespace, String name) {
         if (!type.namespaced()) {
-            return;
+            return 0;
         }
         StoredObject ns = store.get(key(namespace), store.currentRevision());
         if (ns == null) {
@@ -42,6 +46,7 @@ public class NamespaceLifecycle {
             throw ApiException.forbidden(type.group(), type.resource(), name, "unable to create new content in "
                     + "namespace " + namespace + " because it is being terminated");
         }
+        return ns.revision();
     }
 
     /** The namespace's objects of every namespaced type, as of now. */
@@ -51,7 +56,7 @@ public class NamespaceLifecycle {
         for (ResourceType type : types.all()) {
             if (type.namespaced()) {
                 contents.addAll(store.list(KeyRange.inNamespace(type.resource(), namespace), revision, null,
-                        Integer.MAX_VALUE, object -> true).items());
+                        Integer.MAX_VALUE, object -> true, false).items());
             }
         }
         return contents;

@@ -30,7 +30,7 @@ public class ObjectReads {
 
     /** @param resourceVersion unset or "0": the newest state; x: a state not older than x */
     public StoredObject get(ResourceType type, String namespace, String name, String resourceVersion) {
-        if (resourceVersion != null && !resourceVersion.isEmpty()) {
+        if (resourceVersion != null && !resourceVersion.isEmpty() && !ListOptions.isZero(resourceVersion)) {
             revisionWait.awaitAtLeast(ListOptions.parseRevision(resourceVersion));
         }
         StoredObject object = store.get(key(type, namespace, name), store.currentRevision());
@@ -50,7 +50,8 @@ public class ObjectReads {
         int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : Integer.MAX_VALUE;
         Page page;
         try {
-            page = store.list(range, revision, after, limit, object -> selection.matches(object.tree()));
+            page = store.list(range, revision, after, limit, object -> selection.matches(object.tree()),
+                    selection.isEverything());
         } catch (StoreException.Compacted e) {
             if (token != null) {
                 throw ApiException.expired(STALE_CONTINUE,
@@ -65,7 +66,9 @@ public class ObjectReads {
             StoredObject last = page.last();
             next = new ContinueToken(revision, last.key().namespace(), last.key().name()).encode();
         }
-        return new ListResult(type, revision, page.items(), next, page.hasMore() ? page.remaining() : null);
+        // like Kubernetes, count what remains only for an unfiltered list
+        Integer remaining = page.hasMore() && selection.isEverything() ? page.remaining() : null;
+        return new ListResult(type, revision, page.items(), next, remaining);
     }
 
     /** Which snapshot a list reads, per the Kubernetes resourceVersion / resourceVersionMatch table. */
@@ -74,7 +77,7 @@ public class ObjectReads {
             return token.revision() == ContinueToken.LATEST ? store.currentRevision() : token.revision();
         }
         String rv = options.resourceVersion();
-        if (rv == null || rv.equals("0")) {
+        if (rv == null || ListOptions.isZero(rv)) {
             return store.currentRevision();
         }
         long requested = ListOptions.parseRevision(rv);

@@ -56,26 +56,39 @@ public class ObjectWrites {
             throw ApiException.invalid(type.group(), type.kind(), "", List.of(
                     Cause.required("metadata.name", "name or generateName is required")));
         }
-        namespaces.requireAcceptsContent(type, namespace, name.isEmpty() ? generateName : name);
+        boolean generated = name.isEmpty();
+        if (generated) {
+            validator.validateGenerateName(type, generateName);
+        }
         ServerFields.initialize(object, clock.instant());
         TypeDefaults.onCreate(type, object);
-        boolean generated = name.isEmpty();
         for (int attempt = 1;; attempt++) {
             if (generated) {
                 name = NameGenerator.generate(generateName);
                 metadata.put("name", name);
             }
+            long namespaceRevision = namespaces.requireAcceptsContent(type, namespace, name);
             validator.validate(type, object);
             ObjectKey key = ObjectReads.key(type, namespace, name);
-            if (dryRun) {
-                return DryRun.of(key, object);
+            Mutation create = Mutation.create(key, object);
+            if (type.namespaced()) {
+                create = create.guardedBy(NamespaceLifecycle.key(namespace), namespaceRevision);
             }
             try {
-                return store.commit(Mutation.create(key, object)).object();
+                if (dryRun) {
+                    if (store.get(key, store.currentRevision()) != null) {
+                        throw new StoreException.KeyExists(key);
+                    }
+                    return DryRun.of(key, object);
+                }
+                return store.commit(create).object();
             } catch (StoreException.KeyExists e) {
                 if (!generated || attempt == GENERATE_NAME_ATTEMPTS) {
                     throw ApiException.alreadyExists(type.group(), type.resource(), name);
                 }
+            } catch (StoreException.GuardChanged e) {
+                // the namespace changed since we checked it (it may be terminating now): check it again
+                attempt--;
             }
         }
     }
@@ -129,7 +142,8 @@ public class ObjectWrites {
     private StoredObject commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
             boolean dryRun) {
         TypeDefaults.onUpdate(type, current.tree(), desired);
-        ServerFields.carryOver(current.tree(), desired);
+        ServerFields.carryOver(type, current.tree(), desired);
+        Finalization.checkNoNewFinalizers(type, current.tree(), desired);
         validator.validate(type, desired);
         boolean namespace = Deletions.isNamespaces(type);
         if (!namespace && Finalization.isTerminating(desired) && !Finalization.hasFinalizers(desired)) {

@@ -3,6 +3,7 @@ package io.watchgate.objects;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.Store;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,9 +27,9 @@ public class RevisionWait {
         if (store.currentRevision() >= revision) {
             return;
         }
+        CompletableFuture<Long> reached = store.awaitRevision(revision);
         try {
-            store.awaitRevision(revision).toCompletableFuture()
-                    .get(config.resourceVersionWait().toMillis(), TimeUnit.MILLISECONDS);
+            reached.get(config.resourceVersionWait().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw ApiException.tooLargeResourceVersion(revision, store.currentRevision());
         } catch (InterruptedException e) {
@@ -36,6 +37,8 @@ public class RevisionWait {
             throw ApiException.tooLargeResourceVersion(revision, store.currentRevision());
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
+        } finally {
+            reached.cancel(false);
         }
     }
 }

@@ -2,6 +2,9 @@ package io.watchgate.objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.status.ApiException;
+import io.watchgate.status.Cause;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -33,10 +36,19 @@ final class ServerFields {
         metadata.put("generation", 1);
     }
 
-    /** Keeps the server's fields of {@code current} in {@code updated}; bumps generation on a non-metadata change. */
-    static void carryOver(ObjectNode current, ObjectNode updated) {
+    /**
+     * Keeps the server's fields of {@code current} in {@code updated}; bumps generation on a non-metadata
+     * change. A uid, when sent, must be the object's own (422 otherwise): a client working from an object that
+     * was since deleted and created again must not overwrite its successor.
+     */
+    static void carryOver(ResourceType type, ObjectNode current, ObjectNode updated) {
         ObjectNode metadata = updated.withObject("/metadata");
         JsonNode currentMetadata = current.path("metadata");
+        String uid = metadata.path("uid").asText("");
+        if (!uid.isEmpty() && !uid.equals(currentMetadata.path("uid").asText(""))) {
+            throw ApiException.invalid(type.group(), type.kind(), metadata.path("name").asText(""),
+                    List.of(Cause.invalid("metadata.uid", uid, "field is immutable")));
+        }
         for (String field : SERVER_OWNED) {
             JsonNode value = currentMetadata.get(field);
             if (value == null) {

@@ -19,7 +19,7 @@ final class TypeDefaults {
     /** On create: a namespace starts Active; a Secret's stringData folds into data, and its type defaults. */
     static void onCreate(ResourceType type, ObjectNode object) {
         if (isCore(type, "Namespace")) {
-            object.withObject("/status").put("phase", "Active");
+            objectField(type, object, "status").put("phase", "Active");
         }
         onWrite(type, object);
     }
@@ -47,7 +47,7 @@ final class TypeDefaults {
                 throw ApiException.badRequest("Secret in version \"v1\" cannot be handled as a Secret: "
                         + "stringData must be a map of strings");
             }
-            ObjectNode data = object.withObject("/data");
+            ObjectNode data = objectField(type, object, "data");
             for (var it = stringData.fields(); it.hasNext();) {
                 var entry = it.next();
                 if (!entry.getValue().isTextual()) {
@@ -61,6 +61,16 @@ final class TypeDefaults {
         if (!object.path("type").isTextual() || object.path("type").textValue().isEmpty()) {
             object.put("type", "Opaque");
         }
+    }
+
+    /** The member {@code field} as an object, created when absent or null; 400 when it is something else. */
+    private static ObjectNode objectField(ResourceType type, ObjectNode object, String field) {
+        JsonNode node = object.get(field);
+        if (node != null && !node.isNull() && !node.isObject()) {
+            throw ApiException.badRequest(type.kind() + " in version \"" + type.version() + "\" cannot be handled as a "
+                    + type.kind() + ": " + field + " must be a JSON object");
+        }
+        return object.withObject("/" + field);
     }
 
     private static boolean isCore(ResourceType type, String kind) {

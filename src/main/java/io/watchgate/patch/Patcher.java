@@ -63,8 +63,11 @@ public class Patcher {
             return JsonPatch.apply(patch, target);
         } catch (InvalidJsonPatchException e) {
             throw ApiException.badRequest("invalid JSON patch: " + e.getMessage());
-        } catch (JsonPatchApplicationException e) {
+        } catch (JsonPatchApplicationException | IllegalStateException e) {
             throw new ApiException(422, "Invalid", "the JSON patch could not be applied: " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            // zjsonpatch's own word for a path that is not a JSON pointer ("arr", "/x~2")
+            throw ApiException.badRequest("invalid JSON patch: " + e.getMessage());
         }
     }
 

@@ -13,6 +13,8 @@ final class EventHistory {
     /** Events with revision in (oldest, newest] are retained; the state at {@code oldest} is readable. */
     private volatile long oldest;
     private volatile long newest;
+    /** Serialized bytes of the retained events' objects: what the byte budget bounds. Committer-only. */
+    private long retainedBytes;
 
     EventHistory(int capacity) {
         this.ring = new ChangeEvent[capacity];
@@ -32,7 +34,12 @@ final class EventHistory {
 
     void append(ChangeEvent event) {
         ring[slot(event.revision())] = event;
+        retainedBytes += event.object().json().length;
         newest = event.revision();
+    }
+
+    long retainedBytes() {
+        return retainedBytes;
     }
 
     /** The retained event at {@code revision}, or null once it has been dropped. */
@@ -43,6 +50,9 @@ final class EventHistory {
 
     /** Forgets events up to and including {@code revision}; their slots may then be reused. */
     void dropThrough(long revision) {
+        for (long r = oldest + 1; r <= revision; r++) {
+            retainedBytes -= ring[slot(r)].object().json().length;
+        }
         oldest = revision;
     }
 

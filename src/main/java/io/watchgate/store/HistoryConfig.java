@@ -12,6 +12,13 @@ public interface HistoryConfig {
     @WithDefault("100000")
     int maxRevisions();
 
+    /**
+     * At most about this many bytes of events (counted as their serialized objects) are retained; the oldest
+     * revisions are compacted first. The newest revision is always kept.
+     */
+    @WithDefault("134217728")
+    long maxBytes();
+
     /** Revisions older than this are compacted in the background (the newest state is always kept). */
     @WithDefault("5m")
     Duration maxAge();

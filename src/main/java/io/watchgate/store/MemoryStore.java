@@ -8,10 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
@@ -31,16 +32,23 @@ public final class MemoryStore implements Store {
     private final EventHistory history;
     private final ReentrantLock commitLock = new ReentrantLock();
     private final List<CommitListener> listeners = new CopyOnWriteArrayList<>();
-    private final ConcurrentSkipListMap<Long, CompletableFuture<Long>> waiters = new ConcurrentSkipListMap<>();
+    private final ConcurrentSkipListSet<Waiter> waiters = new ConcurrentSkipListSet<>();
+    private final AtomicLong waiterIds = new AtomicLong();
+    private final long maxHistoryBytes;
     private volatile long revision;
 
-    public MemoryStore(ObjectMapper mapper, int maxRevisions, Clock clock) {
-        if (maxRevisions < 1) {
-            throw new IllegalArgumentException("maxRevisions must be positive");
+    /**
+     * @param maxRevisions     at most this many revisions of history are kept
+     * @param maxHistoryBytes  and at most about this many serialized bytes of events (the newest is always kept)
+     */
+    public MemoryStore(ObjectMapper mapper, int maxRevisions, long maxHistoryBytes, Clock clock) {
+        if (maxRevisions < 1 || maxHistoryBytes < 1) {
+            throw new IllegalArgumentException("history bounds must be positive");
         }
         this.mapper = mapper;
         this.clock = clock;
         this.history = new EventHistory(maxRevisions);
+        this.maxHistoryBytes = maxHistoryBytes;
     }
 
     @Override
@@ -61,7 +69,8 @@ public final class MemoryStore implements Store {
             VersionChain chain = index.get(key);
             StoredObject current = chain == null ? null : chain.valueAt(Long.MAX_VALUE);
             checkPrecondition(mutation, current);
-            if (history.isFull()) {
+            checkGuard(mutation.guard());
+            while (history.isFull() || (history.retainedBytes() > maxHistoryBytes && history.oldest() < revision)) {
                 compactLocked(history.oldest() + 1);
             }
             long next = revision + 1;
@@ -84,6 +93,17 @@ public final class MemoryStore implements Store {
             return event;
         } finally {
             commitLock.unlock();
+        }
+    }
+
+    private void checkGuard(Mutation.Guard guard) {
+        if (guard == null) {
+            return;
+        }
+        VersionChain chain = index.get(guard.key());
+        StoredObject value = chain == null ? null : chain.valueAt(Long.MAX_VALUE);
+        if (value == null || value.revision() != guard.revision()) {
+            throw new StoreException.GuardChanged(guard.key());
         }
     }
 
@@ -125,7 +145,7 @@ public final class MemoryStore implements Store {
 
     @Override
     public Page list(KeyRange range, long rev, ObjectKey startAfter, int limit,
-            Predicate<StoredObject> filter) {
+            Predicate<StoredObject> filter, boolean countRemaining) {
         checkReadable(rev);
         ConcurrentNavigableMap<ObjectKey, VersionChain> keys = keysOf(range, startAfter);
         List<StoredObject> items = new ArrayList<>(Math.min(limit, 1024));
@@ -142,6 +162,9 @@ public final class MemoryStore implements Store {
                 items.add(value);
             } else {
                 remaining++;
+                if (!countRemaining) {
+                    break;
+                }
             }
         }
         checkReadable(rev);
@@ -178,29 +201,42 @@ public final class MemoryStore implements Store {
         }
     }
 
+    /** One reader waiting for a revision; each has its own future, which it may cancel when it gives up. */
+    private record Waiter(long revision, long id, CompletableFuture<Long> future) implements Comparable<Waiter> {
+        @Override
+        public int compareTo(Waiter other) {
+            int byRevision = Long.compare(revision, other.revision);
+            return byRevision != 0 ? byRevision : Long.compare(id, other.id);
+        }
+    }
+
+    /** Completes once the store reaches {@code rev}; cancelling the returned future stops the wait. */
     @Override
-    public CompletionStage<Long> awaitRevision(long rev) {
+    public CompletableFuture<Long> awaitRevision(long rev) {
         if (revision >= rev) {
             return CompletableFuture.completedFuture(revision);
         }
-        CompletableFuture<Long> waiter = waiters.computeIfAbsent(rev, r -> new CompletableFuture<>());
+        Waiter waiter = new Waiter(rev, waiterIds.incrementAndGet(), new CompletableFuture<>());
+        waiters.add(waiter);
+        waiter.future().whenComplete((reached, failure) -> waiters.remove(waiter));
         if (revision >= rev) {
             // the commit that reached rev may have looked for waiters just before this one registered
             releaseWaiters(revision);
         }
-        return waiter;
+        return waiter.future();
     }
 
     private void releaseWaiters(long reached) {
         if (waiters.isEmpty()) {
             return;
         }
-        Map<Long, CompletableFuture<Long>> due = waiters.headMap(reached, true);
-        for (var it = due.entrySet().iterator(); it.hasNext();) {
-            var entry = it.next();
-            it.remove();
-            entry.getValue().complete(reached);
+        for (Waiter waiter : waiters.headSet(new Waiter(reached, Long.MAX_VALUE, null), true)) {
+            waiter.future().complete(reached);
         }
+    }
+
+    int waiting() {
+        return waiters.size();
     }
 
     @Override
@@ -245,13 +281,16 @@ public final class MemoryStore implements Store {
     }
 
     private void compactLocked(long target) {
-        for (long r = history.oldest() + 1; r <= target; r++) {
+        long from = history.oldest();
+        // Publish the new oldest revision before cutting any chain: a reader that sees a cut chain then also
+        // sees that its revision is gone, and answers Compacted instead of a short result.
+        history.dropThrough(target);
+        for (long r = from + 1; r <= target; r++) {
             ObjectKey key = history.at(r).key();
             VersionChain chain = index.get(key);
             if (chain != null && chain.compact(target)) {
                 index.remove(key);
             }
         }
-        history.dropThrough(target);
     }
 }

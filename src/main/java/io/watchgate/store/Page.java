@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * One page of a snapshot read.
  *
- * @param remaining how many more matching objects follow this page in the same snapshot
+ * @param remaining how many more matching objects follow this page in the same snapshot (when counted; else
+ *                  1 if any do)
  */
 public record Page(long revision, List<StoredObject> items, int remaining) {
 

@@ -1,7 +1,7 @@
 package io.watchgate.store;
 
 import java.util.List;
-import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
 /**
@@ -33,14 +33,21 @@ public interface Store {
     /**
      * Up to {@code limit} objects of {@code range} that match {@code filter}, as of {@code revision}, in key
      * order, starting after {@code startAfter} (null for the beginning).
+     *
+     * @param countRemaining whether to count every match after the page (a scan to the end of the range),
+     *                       rather than only tell whether there is one
      */
-    Page list(KeyRange range, long revision, ObjectKey startAfter, int limit, Predicate<StoredObject> filter);
+    Page list(KeyRange range, long revision, ObjectKey startAfter, int limit, Predicate<StoredObject> filter,
+            boolean countRemaining);
 
     /** The committed events with revision greater than {@code revision}, in order. */
     List<ChangeEvent> eventsAfter(long revision);
 
-    /** Completes once the store has reached {@code revision}. */
-    CompletionStage<Long> awaitRevision(long revision);
+    /**
+     * Completes once the store has reached {@code revision}. A caller that stops waiting cancels the future,
+     * which releases what the wait holds.
+     */
+    CompletableFuture<Long> awaitRevision(long revision);
 
     void addCommitListener(CommitListener listener);
 }

@@ -35,6 +35,13 @@ public abstract sealed class StoreException extends RuntimeException {
         }
     }
 
+    /** The key a mutation was guarded by changed or went away. */
+    public static final class GuardChanged extends StoreException {
+        public GuardChanged(ObjectKey guard) {
+            super("guard changed: " + guard);
+        }
+    }
+
     /** A read asked for a revision older than the retained history. */
     public static final class Compacted extends StoreException {
         private final long requested;

@@ -19,6 +19,6 @@ public class StoreProducer {
     @Produces
     @Singleton
     MemoryStore memoryStore(ObjectMapper mapper, HistoryConfig config, Clock clock) {
-        return new MemoryStore(mapper, config.maxRevisions(), clock);
+        return new MemoryStore(mapper, config.maxRevisions(), config.maxBytes(), clock);
     }
 }

@@ -1,5 +1,6 @@
 package io.watchgate.validation;
 
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -50,6 +51,17 @@ public enum IdentifierSyntax {
             return labelValueProblem(text);
         }
     },
+    /** Finalizers: a qualified name with a domain prefix, or one of Kubernetes' own. */
+    FINALIZER {
+        @Override
+        public String problem(String text) {
+            String problem = qualifiedNameProblem(text);
+            if (problem == null && !text.contains("/") && !STANDARD_FINALIZERS.contains(text)) {
+                return "name is neither a standard finalizer name nor is it fully qualified";
+            }
+            return problem;
+        }
+    },
     /** Keys of ConfigMap and Secret data. */
     CONFIG_KEY {
         @Override
@@ -72,6 +84,8 @@ public enum IdentifierSyntax {
         }
     };
 
+    private static final Set<String> STANDARD_FINALIZERS = Set.of("kubernetes", "orphan",
+            "foregroundDeletion");
     private static final String DNS1123_LABEL_REGEX = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     private static final String DNS1123_SUBDOMAIN_REGEX = DNS1123_LABEL_REGEX + "(\\." + DNS1123_LABEL_REGEX + ")*";
     private static final String DNS1035_LABEL_REGEX = "[a-z]([-a-z0-9]*[a-z0-9])?";
@@ -88,6 +102,16 @@ public enum IdentifierSyntax {
 
     /** The problem with {@code text} under this rule, or null when it is valid. */
     public abstract String problem(String text);
+
+    /**
+     * The problem with a generateName prefix, which may end in '-': checked as Kubernetes does, by masking the
+     * trailing dash.
+     */
+    public String prefixProblem(String prefix) {
+        String masked = prefix.length() > 1 && prefix.endsWith("-") ? prefix.substring(0, prefix.length() - 2) + "a"
+                : prefix;
+        return problem(masked);
+    }
 
     private static String dns1123Subdomain(String text) {
         if (text.length() > 253) {

@@ -3,9 +3,11 @@ package io.watchgate.validation;
 import static io.watchgate.validation.IdentifierSyntax.DNS1035_LABEL;
 import static io.watchgate.validation.IdentifierSyntax.DNS1123_LABEL;
 import static io.watchgate.validation.IdentifierSyntax.DNS1123_SUBDOMAIN;
+import static io.watchgate.validation.IdentifierSyntax.FINALIZER;
 import static io.watchgate.validation.IdentifierSyntax.LABEL_VALUE;
 import static io.watchgate.validation.IdentifierSyntax.QUALIFIED_NAME;
 
+import java.util.List;
 import java.util.Map;
 
 /** The parts of {@code metadata} Kubernetes validates on every object. */
@@ -16,5 +18,6 @@ public record MetadataView(
         String name,
         Map<@Identifier(QUALIFIED_NAME) String, @Identifier(LABEL_VALUE) String> labels,
         @MaxBytes(262144)
-        Map<@Identifier(QUALIFIED_NAME) String, String> annotations) {
+        Map<@Identifier(QUALIFIED_NAME) String, String> annotations,
+        List<@Identifier(value = FINALIZER, keyInPath = true) String> finalizers) {
 }

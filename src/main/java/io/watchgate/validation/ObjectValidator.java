@@ -53,6 +53,7 @@ public class ObjectValidator {
         } else {
             violations = validator.validate(new ObjectView(metadata), groups);
         }
+        checkOwnerReferences(type, object.path("metadata"), causes);
         violations.stream()
                 .map(ObjectValidator::causeOf)
                 .sorted(Comparator.comparing(Cause::field))
@@ -69,7 +70,65 @@ public class ObjectValidator {
     private static MetadataView metadataOf(ResourceType type, ObjectNode object) {
         JsonNode metadata = object.path("metadata");
         return new MetadataView(metadata.path("name").asText(""),
-                stringMap(type, metadata, "labels"), stringMap(type, metadata, "annotations"));
+                stringMap(type, metadata, "labels"), stringMap(type, metadata, "annotations"),
+                stringList(type, metadata, "finalizers"));
+    }
+
+    private static List<String> stringList(ResourceType type, JsonNode parent, String field) {
+        JsonNode node = parent.path(field);
+        if (node.isMissingNode() || node.isNull()) {
+            return null;
+        }
+        if (!node.isArray()) {
+            throw cannotDecode(type, field, "[]string", node);
+        }
+        List<String> list = new ArrayList<>();
+        for (JsonNode element : node) {
+            if (!element.isTextual()) {
+                throw cannotDecode(type, field, "string", element);
+            }
+            list.add(element.textValue());
+        }
+        return list;
+    }
+
+    /** Each owner reference is an object naming its owner by apiVersion, kind, name and uid. */
+    private static void checkOwnerReferences(ResourceType type, JsonNode metadata, List<Cause> causes) {
+        JsonNode references = metadata.path("ownerReferences");
+        if (references.isMissingNode() || references.isNull()) {
+            return;
+        }
+        if (!references.isArray()) {
+            throw cannotDecode(type, "ownerReferences", "[]v1.OwnerReference", references);
+        }
+        for (int i = 0; i < references.size(); i++) {
+            JsonNode reference = references.get(i);
+            if (!reference.isObject()) {
+                throw cannotDecode(type, "ownerReferences", "v1.OwnerReference", reference);
+            }
+            for (String required : new String[] { "apiVersion", "kind", "name", "uid" }) {
+                if (!reference.path(required).isTextual() || reference.path(required).textValue().isEmpty()) {
+                    causes.add(Cause.required("metadata.ownerReferences[" + i + "]." + required, ""));
+                }
+            }
+        }
+    }
+
+    /** A generateName prefix must be a valid start of a name (422 on metadata.generateName otherwise). */
+    public void validateGenerateName(ResourceType type, String prefix) {
+        String problem = syntaxOf(type).prefixProblem(prefix);
+        if (problem != null) {
+            throw ApiException.invalid(type.group(), type.kind(), "", List.of(
+                    Cause.invalid("metadata.generateName", prefix, problem)));
+        }
+    }
+
+    private static IdentifierSyntax syntaxOf(ResourceType type) {
+        return switch (type.nameRule()) {
+            case DNS1123_SUBDOMAIN -> IdentifierSyntax.DNS1123_SUBDOMAIN;
+            case DNS1123_LABEL -> IdentifierSyntax.DNS1123_LABEL;
+            case DNS1035_LABEL -> IdentifierSyntax.DNS1035_LABEL;
+        };
     }
 
     private static Map<String, String> stringMap(ResourceType type, JsonNode parent, String field) {
@@ -140,12 +199,16 @@ public class ObjectValidator {
             if (node.getKind() == ElementKind.CONTAINER_ELEMENT) {
                 if (keyInPath && node.getKey() != null) {
                     field.append('[').append(node.getKey()).append(']');
+                } else if (keyInPath && node.getIndex() != null) {
+                    field.append('[').append(node.getIndex()).append(']');
                 }
                 continue;
             }
             if (node.getKind() == ElementKind.PROPERTY && node.getName() != null) {
                 if (keyInPath && node.isInIterable() && node.getKey() != null) {
                     field.append('[').append(node.getKey()).append(']');
+                } else if (keyInPath && node.isInIterable() && node.getIndex() != null) {
+                    field.append('[').append(node.getIndex()).append(']');
                 }
                 if (!field.isEmpty()) {
                     field.append('.');

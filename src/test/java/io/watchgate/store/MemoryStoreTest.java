@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class MemoryStoreTest {
 
     private final ObjectMapper mapper = new ObjectMapper();
-    private final MemoryStore store = new MemoryStore(mapper, 100, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+    private final MemoryStore store = new MemoryStore(mapper, 100, Long.MAX_VALUE, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
 
     private static ObjectKey key(String name) {
         return new ObjectKey("configmaps", "ns", name);
@@ -63,8 +63,8 @@ class MemoryStoreTest {
 
         assertEquals("1", store.get(key("a"), 2).tree().path("value").asText());
         assertEquals("2", store.get(key("a"), 4).tree().path("value").asText());
-        assertEquals(List.of("a", "b"), names(store.list(KeyRange.inNamespace("configmaps", "ns"), 3, null, 10, o -> true)));
-        assertEquals(List.of("a"), names(store.list(KeyRange.inNamespace("configmaps", "ns"), 4, null, 10, o -> true)));
+        assertEquals(List.of("a", "b"), names(store.list(KeyRange.inNamespace("configmaps", "ns"), 3, null, 10, o -> true, true)));
+        assertEquals(List.of("a"), names(store.list(KeyRange.inNamespace("configmaps", "ns"), 4, null, 10, o -> true, true)));
         assertNull(store.get(key("b"), 4));
         assertNull(store.get(key("a"), 0));
     }
@@ -98,14 +98,14 @@ class MemoryStoreTest {
         store.commit(Mutation.create(new ObjectKey("configmaps", "other", "z"), object("z", "1")));
         store.commit(Mutation.create(new ObjectKey("secrets", "ns", "s"), object("s", "1")));
 
-        Page first = store.list(KeyRange.inNamespace("configmaps", "ns"), 6, null, 2, o -> true);
+        Page first = store.list(KeyRange.inNamespace("configmaps", "ns"), 6, null, 2, o -> true, true);
         assertEquals(List.of("a", "b"), names(first));
         assertEquals(2, first.remaining());
-        Page second = store.list(KeyRange.inNamespace("configmaps", "ns"), 6, first.last().key(), 2, o -> true);
+        Page second = store.list(KeyRange.inNamespace("configmaps", "ns"), 6, first.last().key(), 2, o -> true, true);
         assertEquals(List.of("c", "d"), names(second));
         assertFalse(second.hasMore());
         assertEquals(List.of("a", "b", "c", "d", "z"),
-                names(store.list(KeyRange.allOf("configmaps"), 6, null, 10, o -> true)));
+                names(store.list(KeyRange.allOf("configmaps"), 6, null, 10, o -> true, true)));
     }
 
     @Test
@@ -128,7 +128,7 @@ class MemoryStoreTest {
 
     @Test
     void historyIsBoundedByRevisions() {
-        MemoryStore small = new MemoryStore(mapper, 10, Clock.systemUTC());
+        MemoryStore small = new MemoryStore(mapper, 10, Long.MAX_VALUE, Clock.systemUTC());
         small.commit(Mutation.create(key("a"), object("a", "v0")));
         for (int i = 1; i < 25; i++) {
             small.commit(Mutation.update(key("a"), object("a", "v" + i), 0));
@@ -165,7 +165,7 @@ class MemoryStoreTest {
     @Test
     void theNewestRevisionCommittedByATimeBoundsAgeBasedCompaction() {
         MutableClock clock = new MutableClock();
-        MemoryStore timed = new MemoryStore(mapper, 100, clock);
+        MemoryStore timed = new MemoryStore(mapper, 100, Long.MAX_VALUE, clock);
         timed.commit(Mutation.create(key("a"), object("a", "1")));
         clock.now = 1_000;
         timed.commit(Mutation.update(key("a"), object("a", "2"), 0));
@@ -203,5 +203,70 @@ class MemoryStoreTest {
         public Clock withZone(java.time.ZoneId zone) {
             return this;
         }
+    }
+
+    @Test
+    void aReadOverlappingTheCompactionOfItsRevisionAnswersCompactedNeverAShortResult() throws Exception {
+        MemoryStore big = new MemoryStore(mapper, 100_000, Long.MAX_VALUE, Clock.systemUTC());
+        int keys = 2_000;
+        for (int i = 0; i < keys; i++) {
+            big.commit(Mutation.create(key("k" + i), object("k" + i, "1")));
+        }
+        for (int i = 0; i < keys; i++) {
+            big.commit(Mutation.update(key("k" + i), object("k" + i, "2"), 0));
+        }
+        java.util.concurrent.atomic.AtomicInteger full = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger compacted = new java.util.concurrent.atomic.AtomicInteger();
+        Thread reader = new Thread(() -> {
+            while (true) {
+                try {
+                    Page page = big.list(KeyRange.inNamespace("configmaps", "ns"), keys, null, Integer.MAX_VALUE,
+                            o -> true, false);
+                    assertEquals(keys, page.items().size(), "a read at " + keys + " must see every key");
+                    full.incrementAndGet();
+                } catch (StoreException.Compacted e) {
+                    compacted.incrementAndGet();
+                    return;
+                }
+            }
+        });
+        reader.start();
+        while (full.get() == 0) {
+            Thread.onSpinWait();
+        }
+        big.compactTo(2 * keys, keys);
+        reader.join(30_000);
+        assertFalse(reader.isAlive());
+        assertEquals(1, compacted.get());
+    }
+
+    @Test
+    void historyIsBoundedByBytesButKeepsTheNewestRevision() {
+        MemoryStore small = new MemoryStore(mapper, 1_000, 200, Clock.systemUTC());
+        small.commit(Mutation.create(key("a"), object("a", "x".repeat(150))));
+        small.commit(Mutation.update(key("a"), object("a", "y".repeat(150)), 0));
+        small.commit(Mutation.update(key("a"), object("a", "z".repeat(150)), 0));
+        assertEquals(2, small.oldestRevision(), "only the newest event fits in 200 bytes");
+        assertEquals("z".repeat(150), small.get(key("a"), 3).tree().path("value").asText());
+    }
+
+    @Test
+    void aGuardedMutationFailsWhenItsGuardChanged() {
+        ObjectKey namespace = new ObjectKey("namespaces", "", "ns");
+        store.commit(Mutation.create(namespace, object("ns", "active")));
+        store.commit(Mutation.create(key("a"), object("a", "1")).guardedBy(namespace, 1));
+        store.commit(Mutation.update(namespace, object("ns", "terminating"), 0));
+
+        assertThrows(StoreException.GuardChanged.class,
+                () -> store.commit(Mutation.create(key("b"), object("b", "1")).guardedBy(namespace, 1)));
+        assertNull(store.get(key("b"), store.currentRevision()));
+    }
+
+    @Test
+    void aCancelledWaitIsForgotten() {
+        CompletableFuture<Long> wait = store.awaitRevision(Long.MAX_VALUE);
+        assertEquals(1, store.waiting());
+        wait.cancel(false);
+        assertEquals(0, store.waiting());
     }
 }
