@@ -203,4 +203,116 @@ class ErrorResponsesTest {
         given().queryParam("continue", before).get(configMaps(ns)).then().statusCode(200)
                 .body("items.size()", equalTo(1));
     }
+
+    @Test
+    void deleteOptionsThatDoNotDecodeAreRefusedAndDeleteNothing() {
+        String existing = configMaps(ns) + "/existing";
+        refused(400, "BadRequest", r -> json(r, "{\"dryRun\":\"All\"}").delete(existing));
+        refused(400, "BadRequest", r -> json(r, "{\"preconditions\":\"bogus\"}").delete(existing));
+        refused(400, "BadRequest", r -> json(r, "{\"dryRun\":[\"Some\"]}").delete(existing));
+        refused(400, "BadRequest", r -> json(r, "{\"propagationPolicy\":\"Sideways\"}").delete(existing));
+        refused(400, "BadRequest", r -> json(r, "[]").delete(existing));
+        given().get(existing).then().statusCode(200);
+        given().contentType(ContentType.JSON).body("{\"dryRun\":[\"All\"]}").delete(existing).then().statusCode(200);
+        given().get(existing).then().statusCode(200);
+    }
+
+    @Test
+    void jsonPatchPathsThatAreNotPointersAreClientErrors() {
+        String existing = configMaps(ns) + "/existing";
+        createOk(configMaps(ns), configMap("arr", "\"list\":[1,2]"));
+        refused(400, "BadRequest", r -> r.contentType("application/json-patch+json")
+                .body("[{\"op\":\"add\",\"path\":\"arr\",\"value\":1}]").patch(existing));
+        for (String path : new String[] { "/list/abc", "/list/-1", "/list/01", "/x~2" }) {
+            int code = given().contentType("application/json-patch+json")
+                    .body("[{\"op\":\"replace\",\"path\":\"" + path + "\",\"value\":1}]")
+                    .patch(configMaps(ns) + "/arr").statusCode();
+            org.junit.jupiter.api.Assertions.assertTrue(code == 400 || code == 422, path + " answered " + code);
+        }
+    }
+
+    @Test
+    void typedFieldsOfTheWrongShapeAreBadRequest() {
+        refused(400, "BadRequest", r -> json(r, "{\"metadata\":{\"name\":\"n-" + ns + "\"},\"status\":\"x\"}")
+                .post("/api/v1/namespaces"));
+        refused(400, "BadRequest", r -> json(r, "{\"metadata\":{\"name\":\"s\"},\"data\":\"x\",\"stringData\":{\"a\":\"b\"}}")
+                .post("/api/v1/namespaces/" + ns + "/secrets"));
+        refused(400, "BadRequest", r -> json(r, "{\"metadata\":{\"name\":\"f\",\"finalizers\":\"x\"}}").post(configMaps(ns)));
+        refused(400, "BadRequest", r -> json(r, "{\"metadata\":{\"name\":\"f\",\"finalizers\":[1]}}").post(configMaps(ns)));
+        refused(400, "BadRequest", r -> json(r, "{\"metadata\":{\"name\":\"f\",\"ownerReferences\":\"x\"}}").post(configMaps(ns)));
+        refused(400, "BadRequest", r -> r.contentType("application/strategic-merge-patch+json")
+                .body("{\"metadata\":{\"finalizers\":[{\"$patch\":\"replace\"}]}}").patch(configMaps(ns) + "/existing"));
+    }
+
+    @Test
+    void metadataListsAreValidated() {
+        refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"name\":\"f\",\"finalizers\":[\"hold\"]}}").post(configMaps(ns)))
+                .body("details.causes[0].field", equalTo("metadata.finalizers[0]"))
+                .body("details.causes[0].message", containsString("neither a standard finalizer name nor"));
+        refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"name\":\"f\",\"ownerReferences\":[{\"apiVersion\":\"v1\","
+                + "\"kind\":\"Pod\",\"name\":\"p\"}]}}").post(configMaps(ns)))
+                .body("details.causes[0].field", equalTo("metadata.ownerReferences[0].uid"))
+                .body("details.causes[0].reason", equalTo("FieldValueRequired"));
+        refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"generateName\":\"Bad_\"}}").post(configMaps(ns)))
+                .body("details.causes[0].field", equalTo("metadata.generateName"));
+    }
+
+    @Test
+    void aDryRunCreateOfAnExistingNameConflicts() {
+        refused(409, "AlreadyExists", r -> json(r, configMap("existing", "")).queryParam("dryRun", "All").post(configMaps(ns)));
+    }
+
+    @Test
+    void updatesMayNotChangeTheUidNorAddFinalizersToADeletingObject() {
+        refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"name\":\"existing\",\"uid\":\"someone-else\"}}")
+                .put(configMaps(ns) + "/existing"))
+                .body("details.causes[0].field", equalTo("metadata.uid"))
+                .body("details.causes[0].message", containsString("field is immutable"));
+
+        createOk(configMaps(ns), "{\"metadata\":{\"name\":\"held\",\"finalizers\":[\"example.com/a\"]}}");
+        given().delete(configMaps(ns) + "/held").then().statusCode(200);
+        refused(422, "Invalid", r -> r.contentType("application/merge-patch+json")
+                .body("{\"metadata\":{\"finalizers\":[\"example.com/a\",\"example.com/b\"]}}")
+                .patch(configMaps(ns) + "/held"))
+                .body("details.causes[0].reason", equalTo("FieldValueForbidden"))
+                .body("details.causes[0].message", containsString("no new finalizers can be added"));
+    }
+
+    @Test
+    void resourceVersionZeroInAnUpdateIsUnconditional() {
+        given().contentType(ContentType.JSON)
+                .body("{\"metadata\":{\"name\":\"existing\",\"resourceVersion\":\"0\"},\"data\":{\"k\":\"new\"}}")
+                .put(configMaps(ns) + "/existing")
+                .then().statusCode(200).body("data.k", equalTo("new"));
+    }
+
+    @Test
+    void zeroInAnySpellingIsStillZero() {
+        refused(400, "BadRequest", r -> r.queryParam("resourceVersion", "00").queryParam("resourceVersionMatch", "Exact")
+                .get(configMaps(ns)));
+        String negative = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                "{\"v\":\"meta.k8s.io/v1\",\"rv\":-5,\"start\":\"a/b\"}".getBytes());
+        refused(400, "BadRequest", r -> r.queryParam("continue", negative).get(configMaps(ns)));
+    }
+
+    @Test
+    void aChunkedBodyOverTheLimitIsTooLarge() throws Exception {
+        long before = Api.currentRevision();
+        byte[] huge = ("{\"metadata\":{\"name\":\"huge\"},\"data\":{\"k\":\"" + "x".repeat(4 * 1024 * 1024) + "\"}}")
+                .getBytes();
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port
+                                + configMaps(ns)))
+                .header("Content-Type", "application/json")
+                // a stream of unknown length is sent chunked, without Content-Length
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(huge)))
+                .build();
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(413, response.statusCode());
+        assertEquals("application/json", response.headers().firstValue("Content-Type").orElse(""));
+        org.junit.jupiter.api.Assertions.assertTrue(response.body().contains("\"reason\":\"RequestEntityTooLarge\""),
+                response.body());
+        assertEquals(before, Api.currentRevision());
+    }
 }

@@ -117,6 +117,16 @@ class ListSemanticsTest {
     }
 
     @Test
+    void remainingItemCountIsOnlyGivenForUnfilteredLists() {
+        String ns = namespaceWith(5);
+        given().queryParam("limit", 2).queryParam("labelSelector", "!missing").get(configMaps(ns)).then()
+                .statusCode(200)
+                .body("items", hasSize(2))
+                .body("metadata.continue", notNullValue())
+                .body("metadata.remainingItemCount", nullValue());
+    }
+
+    @Test
     void resourceVersionZeroAndNotOlderThanServeTheNewestState() {
         String ns = namespaceWith(2);
         String before = given().get(configMaps(ns)).path("metadata.resourceVersion");
