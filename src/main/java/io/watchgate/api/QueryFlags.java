@@ -9,6 +9,18 @@ final class QueryFlags {
     private QueryFlags() {
     }
 
+    /** A boolean parameter as Go's strconv.ParseBool reads it (what Kubernetes accepts); absent is false. */
+    static boolean bool(String name, String value) {
+        if (value == null || value.isEmpty()) {
+            return false;
+        }
+        return switch (value) {
+            case "1", "t", "T", "true", "True", "TRUE" -> true;
+            case "0", "f", "F", "false", "False", "FALSE" -> false;
+            default -> throw ApiException.badRequest(name + ": Invalid value: \"" + value + "\": must be a boolean");
+        };
+    }
+
     /** {@code dryRun=All} asks for a dry run; any other value is refused. */
     static boolean dryRun(List<String> values) {
         if (values == null || values.isEmpty()) {

@@ -55,6 +55,10 @@ public class ResourceVerbs {
     Response list(Target target, UriInfo uri, HttpHeaders headers) {
         MediaTypes.requireJsonAcceptable(headers);
         MultivaluedMap<String, String> query = uri.getQueryParameters();
+        if (QueryFlags.bool("watch", query.getFirst("watch"))) {
+            // answering a watch with a list would leave the client waiting for events that never come
+            throw ApiException.badRequest("watch is not served yet: list, then poll with resourceVersion");
+        }
         ListOptions options = new ListOptions(query.getFirst("labelSelector"), query.getFirst("fieldSelector"),
                 query.getFirst("resourceVersion"), query.getFirst("resourceVersionMatch"),
                 ListOptions.parseLimit(query.getFirst("limit")), query.getFirst("continue"));

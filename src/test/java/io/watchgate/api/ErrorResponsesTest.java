@@ -315,4 +315,20 @@ class ErrorResponsesTest {
                 response.body());
         assertEquals(before, Api.currentRevision());
     }
+
+    @Test
+    void aWatchIsRefusedPlainlyRatherThanAnsweredWithAList() {
+        refused(400, "BadRequest", r -> r.queryParam("watch", "True").get(configMaps(ns)))
+                .body("message", containsString("watch"));
+        refused(400, "BadRequest", r -> r.queryParam("watch", "maybe").get(configMaps(ns)));
+        given().queryParam("watch", "0").get(configMaps(ns)).then().statusCode(200).body("kind", equalTo("ConfigMapList"));
+    }
+
+    @Test
+    void kubectlsAcceptHeaderFallsBackToJson() {
+        given().accept("application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;"
+                + "g=meta.k8s.io,application/json").get(configMaps(ns))
+                .then().statusCode(200).contentType(ContentType.JSON).body("kind", equalTo("ConfigMapList"));
+        refused(406, "NotAcceptable", r -> r.accept("application/json;as=Table;v=v1;g=meta.k8s.io").get(configMaps(ns)));
+    }
 }
