@@ -9,11 +9,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * The opaque {@code continue} token of a paginated list: the snapshot revision every page reads and the last
- * key served. Revision {@link #LATEST} marks a token that continues from the newest state (handed out when a
- * token's snapshot was compacted).
+ * The opaque {@code continue} token of a paginated list: the snapshot revision every page reads, the last key
+ * served and, for unfiltered lists, how many objects remain after it. Revision {@link #LATEST} marks a token
+ * that continues from the newest state (handed out when a token's snapshot was compacted).
+ *
+ * @param remaining null when not counted
  */
-public record ContinueToken(long revision, String namespace, String name) {
+public record ContinueToken(long revision, String namespace, String name, Integer remaining) {
 
     public static final long LATEST = -1;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -23,6 +25,9 @@ public record ContinueToken(long revision, String namespace, String name) {
         node.put("v", "meta.k8s.io/v1");
         node.put("rv", revision);
         node.put("start", namespace + "/" + name);
+        if (remaining != null) {
+            node.put("remaining", remaining);
+        }
         return Base64.getUrlEncoder().withoutPadding().encodeToString(node.toString().getBytes(StandardCharsets.UTF_8));
     }
 
@@ -35,7 +40,9 @@ public record ContinueToken(long revision, String namespace, String name) {
                     || (node.path("rv").asLong() < 0 && node.path("rv").asLong() != LATEST) || slash < 0) {
                 throw invalid();
             }
-            return new ContinueToken(node.path("rv").asLong(), start.substring(0, slash), start.substring(slash + 1));
+            JsonNode remaining = node.path("remaining");
+            return new ContinueToken(node.path("rv").asLong(), start.substring(0, slash), start.substring(slash + 1),
+                    remaining.canConvertToInt() ? Integer.valueOf(remaining.asInt()) : null);
         } catch (IllegalArgumentException | IOException e) {
             throw invalid();
         }

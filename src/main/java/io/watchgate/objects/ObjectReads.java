@@ -48,26 +48,34 @@ public class ObjectReads {
         long revision = snapshotRevision(options, token);
         ObjectKey after = token == null ? null : new ObjectKey(type.resource(), token.namespace(), token.name());
         int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : Integer.MAX_VALUE;
+        // Like Kubernetes, count what remains only for an unfiltered list. The first page counts (one scan of
+        // the range); its token carries the count, so later pages cost only their own items.
+        boolean counted = selection.isEverything() && (token == null || token.remaining() != null);
         Page page;
         try {
             page = store.list(range, revision, after, limit, object -> selection.matches(object.tree()),
-                    selection.isEverything());
+                    counted && token == null);
         } catch (StoreException.Compacted e) {
             if (token != null) {
                 throw ApiException.expired(STALE_CONTINUE,
-                        new ContinueToken(ContinueToken.LATEST, token.namespace(), token.name()).encode());
+                        new ContinueToken(ContinueToken.LATEST, token.namespace(), token.name(), null).encode());
             }
             throw ApiException.expired("too old resource version: " + revision + " (" + e.oldest() + ")");
         } catch (StoreException.FutureRevision e) {
             throw ApiException.tooLargeResourceVersion(revision, store.currentRevision());
         }
+        Integer remaining = null;
+        if (counted && page.hasMore()) {
+            remaining = token == null ? page.remaining() : token.remaining() - page.items().size();
+            if (remaining <= 0) {
+                remaining = null; // a token that does not fit this snapshot: say nothing rather than something wrong
+            }
+        }
         String next = null;
         if (page.hasMore()) {
             StoredObject last = page.last();
-            next = new ContinueToken(revision, last.key().namespace(), last.key().name()).encode();
+            next = new ContinueToken(revision, last.key().namespace(), last.key().name(), remaining).encode();
         }
-        // like Kubernetes, count what remains only for an unfiltered list
-        Integer remaining = page.hasMore() && selection.isEverything() ? page.remaining() : null;
         return new ListResult(type, revision, page.items(), next, remaining);
     }
 

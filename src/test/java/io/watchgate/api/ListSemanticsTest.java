@@ -109,6 +109,9 @@ class ListSemanticsTest {
             names.addAll(page.path("items.metadata.name"));
             values.addAll(page.path("items.data.v"));
             token = page.path("metadata.continue");
+            if (token != null && !token.isEmpty()) {
+                page.then().body("metadata.remainingItemCount", equalTo(10 - names.size()));
+            }
         }
         assertEquals(List.of("cm-00", "cm-01", "cm-02", "cm-03", "cm-04", "cm-05", "cm-06", "cm-07", "cm-08", "cm-09"),
                 names);
