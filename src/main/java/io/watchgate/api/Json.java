@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import io.watchgate.status.ApiException;
+import io.watchgate.validation.JsonShape;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 
@@ -38,6 +39,7 @@ public class Json {
             if (node == null || node.isMissingNode()) {
                 throw ApiException.badRequest("the request body is empty; a JSON object is required");
             }
+            JsonShape.requireStorable(node);
             return node;
         } catch (JsonProcessingException e) {
             String where = e.getLocation() == null ? ""
@@ -45,6 +47,8 @@ public class Json {
             throw ApiException.badRequest("the request body is not valid JSON: " + e.getOriginalMessage() + where);
         } catch (IOException e) {
             throw ApiException.badRequest("the request body could not be read: " + e.getMessage());
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw ApiException.badRequest("the request body holds a number that cannot be read: " + e.getMessage());
         }
     }
 

@@ -17,6 +17,9 @@ final class MediaTypes {
         }
         for (String range : accept.split(",")) {
             String[] parts = range.split(";");
+            if (parts.length == 0) {
+                continue;
+            }
             String type = parts[0].trim().toLowerCase();
             boolean asOtherKind = false;
             for (int i = 1; i < parts.length; i++) {

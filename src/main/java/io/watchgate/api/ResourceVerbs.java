@@ -53,6 +53,7 @@ public class ResourceVerbs {
 
 
     Response list(Target target, UriInfo uri, HttpHeaders headers) {
+        target.allowing("list");
         MediaTypes.requireJsonAcceptable(headers);
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         if (QueryFlags.bool("watch", query.getFirst("watch"))) {
@@ -66,12 +67,14 @@ public class ResourceVerbs {
     }
 
     Response get(Target target, String name, UriInfo uri, HttpHeaders headers) {
+        target.allowing("get");
         MediaTypes.requireJsonAcceptable(headers);
         String resourceVersion = uri.getQueryParameters().getFirst("resourceVersion");
         return bodies.object(200, reads.get(target.type(), target.namespace(), name, resourceVersion));
     }
 
     Response create(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
+        target.allowing("create");
         MediaTypes.requireJsonAcceptable(headers);
         MediaTypes.requireJsonBody(headers);
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
@@ -80,6 +83,7 @@ public class ResourceVerbs {
     }
 
     Response update(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
+        target.allowing("update");
         MediaTypes.requireJsonAcceptable(headers);
         MediaTypes.requireJsonBody(headers);
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
@@ -88,6 +92,7 @@ public class ResourceVerbs {
     }
 
     Response patch(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
+        target.allowing("patch");
         MediaTypes.requireJsonAcceptable(headers);
         PatchType patchType = PatchType.fromContentType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE))
                 .filter(t -> Patcher.acceptedMediaTypes(target.type()).contains(t.mediaType()))
@@ -98,12 +103,14 @@ public class ResourceVerbs {
     }
 
     Response delete(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
+        target.allowing("delete");
         MediaTypes.requireJsonAcceptable(headers);
         DeleteOptions options = deleteOptions(uri, headers, body);
         return bodies.object(200, deletions.delete(target.type(), namespaceOrEmpty(target), name, options));
     }
 
     Response deleteCollection(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
+        target.allowing("deletecollection");
         MediaTypes.requireJsonAcceptable(headers);
         DeleteOptions options = deleteOptions(uri, headers, body);
         MultivaluedMap<String, String> query = uri.getQueryParameters();
@@ -115,7 +122,9 @@ public class ResourceVerbs {
 
     /** DeleteOptions from the body (when one is sent) and the query. */
     private DeleteOptions deleteOptions(UriInfo uri, HttpHeaders headers, InputStream body) {
-        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
+        MultivaluedMap<String, String> query = uri.getQueryParameters();
+        boolean dryRun = QueryFlags.dryRun(query.get("dryRun"));
+        DeleteOptions.checkQuery(query.getFirst("propagationPolicy"), query.getFirst("gracePeriodSeconds"));
         byte[] bytes = bodies.read(body);
         if (bytes.length == 0) {
             return DeleteOptions.from(null, dryRun);

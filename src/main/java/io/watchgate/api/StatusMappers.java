@@ -59,6 +59,10 @@ public class StatusMappers {
         if (e.retryAfterSeconds() != null) {
             response.header("Retry-After", e.retryAfterSeconds());
         }
+        if (e.code() == 413 || e.code() == 415) {
+            // the body was not (all) read: close rather than take in the rest of it
+            response.header("Connection", "close");
+        }
         return response.build();
     }
 }

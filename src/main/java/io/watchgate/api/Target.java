@@ -29,6 +29,15 @@ record Target(ResourceType type, String namespace) {
         return target;
     }
 
+    /** 405 unless the type serves {@code verb}. */
+    Target allowing(String verb) {
+        if (!type.verbs().contains(verb)) {
+            throw new ApiException(405, "MethodNotAllowed", "the server does not allow this method on the "
+                    + "requested resource: " + type.resource() + " do not support " + verb);
+        }
+        return this;
+    }
+
     private static ApiException noSuchResource() {
         return new ApiException(404, "NotFound", "the server could not find the requested resource");
     }

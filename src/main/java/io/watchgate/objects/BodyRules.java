@@ -105,7 +105,7 @@ final class BodyRules {
             return 0;
         }
         try {
-            long revision = Long.parseLong(rv);
+            long revision = rv.chars().allMatch(Character::isDigit) ? Long.parseLong(rv) : -1;
             if (revision >= 0) {
                 return revision; // "0" asks for no precondition, as in Kubernetes
             }

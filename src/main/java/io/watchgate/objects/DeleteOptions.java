@@ -15,6 +15,7 @@ import java.util.Set;
 public record DeleteOptions(String uid, String resourceVersion, boolean dryRun) {
 
     private static final Set<String> PROPAGATION_POLICIES = Set.of("Orphan", "Background", "Foreground");
+    private static final Set<String> API_VERSIONS = Set.of("v1", "meta.k8s.io/v1");
 
     /**
      * Reads a DeleteOptions body strictly, as Kubernetes decodes it: a field of the wrong type is 400, never
@@ -34,6 +35,10 @@ public record DeleteOptions(String uid, String resourceVersion, boolean dryRun) 
         if (kind != null && !kind.isEmpty() && !kind.equals("DeleteOptions")) {
             throw invalid("kind must be DeleteOptions, not " + kind);
         }
+        String apiVersion = optionalText(body, "apiVersion");
+        if (apiVersion != null && !apiVersion.isEmpty() && !API_VERSIONS.contains(apiVersion)) {
+            throw invalid("no DeleteOptions in version \"" + apiVersion + "\"");
+        }
         JsonNode preconditions = body.path("preconditions");
         String uid = null;
         String resourceVersion = null;
@@ -44,13 +49,9 @@ public record DeleteOptions(String uid, String resourceVersion, boolean dryRun) 
             uid = optionalText(preconditions, "uid");
             resourceVersion = optionalText(preconditions, "resourceVersion");
         }
-        String policy = optionalText(body, "propagationPolicy");
-        if (policy != null && !PROPAGATION_POLICIES.contains(policy)) {
-            throw ApiException.badRequest("propagationPolicy: Unsupported value: \"" + policy
-                    + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"");
-        }
+        checkPropagationPolicy(optionalText(body, "propagationPolicy"));
         JsonNode grace = body.path("gracePeriodSeconds");
-        if (!grace.isMissingNode() && !grace.isNull() && !grace.canConvertToLong()) {
+        if (!grace.isMissingNode() && !grace.isNull() && (!grace.isIntegralNumber() || !grace.canConvertToLong())) {
             throw invalid("gracePeriodSeconds must be an integer");
         }
         JsonNode orphan = body.path("orphanDependents");
@@ -58,6 +59,22 @@ public record DeleteOptions(String uid, String resourceVersion, boolean dryRun) 
             throw invalid("orphanDependents must be a boolean");
         }
         return new DeleteOptions(uid, resourceVersion, queryDryRun || dryRun(body.path("dryRun")));
+    }
+
+    /** The query's form of the same options, checked the same way. */
+    public static void checkQuery(String propagationPolicy, String gracePeriodSeconds) {
+        checkPropagationPolicy(propagationPolicy);
+        if (gracePeriodSeconds != null && !gracePeriodSeconds.matches("-?[0-9]{1,18}")) {
+            throw ApiException.badRequest("gracePeriodSeconds: Invalid value: \"" + gracePeriodSeconds
+                    + "\": must be an integer");
+        }
+    }
+
+    private static void checkPropagationPolicy(String policy) {
+        if (policy != null && !PROPAGATION_POLICIES.contains(policy)) {
+            throw ApiException.badRequest("propagationPolicy: Unsupported value: \"" + policy
+                    + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"");
+        }
     }
 
     private static boolean dryRun(JsonNode values) {

@@ -1,6 +1,7 @@
 package io.watchgate.objects;
 
 import io.watchgate.status.ApiException;
+import java.util.regex.Pattern;
 
 /**
  * The query parameters of a list, checked against each other as kube-apiserver checks them.
@@ -14,6 +15,7 @@ public record ListOptions(String labelSelector, String fieldSelector, String res
         String resourceVersionMatch, long limit, String continueToken) {
 
     public static final String EXACT = "Exact";
+    private static final Pattern DIGITS = Pattern.compile("[0-9]+");
     public static final String NOT_OLDER_THAN = "NotOlderThan";
 
     public ListOptions {
@@ -53,6 +55,10 @@ public record ListOptions(String labelSelector, String fieldSelector, String res
 
     /** A client-sent resourceVersion as a revision, or 400 when it is not one. */
     public static long parseRevision(String resourceVersion) {
+        if (!DIGITS.matcher(resourceVersion).matches()) {
+            throw ApiException.badRequest("invalid resource version: \"" + resourceVersion
+                    + "\": resourceVersion must be a non-negative integer");
+        }
         try {
             long revision = Long.parseLong(resourceVersion);
             if (revision >= 0) {

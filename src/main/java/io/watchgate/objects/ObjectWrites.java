@@ -12,6 +12,7 @@ import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoreException;
 import io.watchgate.store.StoredObject;
+import io.watchgate.validation.JsonShape;
 import io.watchgate.validation.ObjectValidator;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -118,6 +119,7 @@ public class ObjectWrites {
         while (true) {
             StoredObject current = current(type, namespace, name);
             ObjectNode patched = patcher.apply(type, patchType, current.tree(), patch);
+            JsonShape.requireStorable(patched);
             BodyRules.conform(type, patched, namespace, name);
             long expected = BodyRules.expectedRevision(type, patched);
             if (expected != 0 && expected != current.revision()) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
-import io.watchgate.status.Cause;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -45,9 +44,11 @@ final class ServerFields {
         ObjectNode metadata = updated.withObject("/metadata");
         JsonNode currentMetadata = current.path("metadata");
         String uid = metadata.path("uid").asText("");
-        if (!uid.isEmpty() && !uid.equals(currentMetadata.path("uid").asText(""))) {
-            throw ApiException.invalid(type.group(), type.kind(), metadata.path("name").asText(""),
-                    List.of(Cause.invalid("metadata.uid", uid, "field is immutable")));
+        String currentUid = currentMetadata.path("uid").asText("");
+        if (!uid.isEmpty() && !uid.equals(currentUid)) {
+            // kube-apiserver takes a uid in the body as a precondition of the update
+            throw ApiException.conflict(type.group(), type.resource(), metadata.path("name").asText(""),
+                    "Precondition failed: UID in precondition: " + uid + ", UID in object meta: " + currentUid);
         }
         for (String field : SERVER_OWNED) {
             JsonNode value = currentMetadata.get(field);

@@ -2,6 +2,7 @@ package io.watchgate.schema;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The core v1 types watchgate serves, with the field labels and patch merge keys Kubernetes gives them. */
 final class CoreTypes {
@@ -28,18 +29,20 @@ final class CoreTypes {
 
     static final ResourceType NAMESPACES = new ResourceType("", "v1", "Namespace", "namespaces", "namespace",
             false, List.of("ns"), NameRule.DNS1123_LABEL, Map.of("status.phase", "/status/phase"), true,
-            Map.of("metadata.ownerReferences", "uid", "status.conditions", "type"));
+            Map.of("metadata.ownerReferences", "uid", "status.conditions", "type"),
+            Set.of("create", "delete", "get", "list", "patch", "update", "watch"));
 
     static final List<ResourceType> ALL = List.of(
             NAMESPACES,
             new ResourceType("", "v1", "ConfigMap", "configmaps", "configmap", true, List.of("cm"),
-                    NameRule.DNS1123_SUBDOMAIN, Map.of(), true, Map.of("metadata.ownerReferences", "uid")),
+                    NameRule.DNS1123_SUBDOMAIN, Map.of(), true, Map.of("metadata.ownerReferences", "uid"), ResourceType.ALL_VERBS),
             new ResourceType("", "v1", "Secret", "secrets", "secret", true, List.of(),
                     NameRule.DNS1123_SUBDOMAIN, Map.of("type", "/type"), true,
-                    Map.of("metadata.ownerReferences", "uid")),
+                    Map.of("metadata.ownerReferences", "uid"), ResourceType.ALL_VERBS),
             new ResourceType("", "v1", "Service", "services", "service", true, List.of("svc"),
                     NameRule.DNS1035_LABEL, Map.of(), true,
-                    Map.of("spec.ports", "port", "metadata.ownerReferences", "uid", "status.conditions", "type")),
+                    Map.of("spec.ports", "port", "metadata.ownerReferences", "uid", "status.conditions", "type"),
+                    ResourceType.ALL_VERBS),
             new ResourceType("", "v1", "Pod", "pods", "pod", true, List.of("po"), NameRule.DNS1123_SUBDOMAIN,
                     Map.of("spec.nodeName", "/spec/nodeName",
                             "spec.restartPolicy", "/spec/restartPolicy",
@@ -49,10 +52,11 @@ final class CoreTypes {
                             "status.phase", "/status/phase",
                             "status.podIP", "/status/podIP",
                             "status.nominatedNodeName", "/status/nominatedNodeName"),
-                    true, POD_SPEC_KEYS),
+                    true, POD_SPEC_KEYS, ResourceType.ALL_VERBS),
             new ResourceType("", "v1", "ServiceAccount", "serviceaccounts", "serviceaccount", true, List.of("sa"),
                     NameRule.DNS1123_SUBDOMAIN, Map.of(), true,
-                    Map.of("secrets", "name", "imagePullSecrets", "name", "metadata.ownerReferences", "uid")),
+                    Map.of("secrets", "name", "imagePullSecrets", "name", "metadata.ownerReferences", "uid"),
+                    ResourceType.ALL_VERBS),
             new ResourceType("", "v1", "Event", "events", "event", true, List.of("ev"),
                     NameRule.DNS1123_SUBDOMAIN,
                     Map.ofEntries(
@@ -67,7 +71,7 @@ final class CoreTypes {
                             Map.entry("reportingComponent", "/reportingComponent"),
                             Map.entry("source", "/source/component"),
                             Map.entry("type", "/type")),
-                    true, Map.of("metadata.ownerReferences", "uid")));
+                    true, Map.of("metadata.ownerReferences", "uid"), ResourceType.ALL_VERBS));
 
     private CoreTypes() {
     }

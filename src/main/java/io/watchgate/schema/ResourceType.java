@@ -2,6 +2,7 @@ package io.watchgate.schema;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A served type, as data: everything the API needs to route, name, validate and select its objects.
@@ -10,6 +11,7 @@ import java.util.Map;
  *                    JSON pointer of the field it reads
  * @param patchMergeKeys for strategic merge patch: JSON paths (dot-separated, from the object's root) of
  *                    lists merged by a key field, mapped to that key; empty for types without a strategy
+ * @param verbs       the verbs the type serves, named as discovery names them
  */
 public record ResourceType(
         String group,
@@ -22,7 +24,12 @@ public record ResourceType(
         NameRule nameRule,
         Map<String, String> fieldLabels,
         boolean strategicMergePatch,
-        Map<String, String> patchMergeKeys) {
+        Map<String, String> patchMergeKeys,
+        Set<String> verbs) {
+
+    /** Every verb of a Kubernetes collection. */
+    public static final Set<String> ALL_VERBS = Set.of("create", "delete", "deletecollection", "get", "list",
+            "patch", "update", "watch");
 
     /** The apiVersion written into objects: {@code v1} for the core group, {@code group/version} otherwise. */
     public String apiVersion() {

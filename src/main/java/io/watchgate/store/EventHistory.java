@@ -48,12 +48,21 @@ final class EventHistory {
         return event != null && event.revision() == revision ? event : null;
     }
 
-    /** Forgets events up to and including {@code revision}; their slots may then be reused. */
+    /**
+     * Makes {@code revision} the oldest readable one. The dropped events stay in their slots until
+     * {@link #release} so that the committer can still see which keys they touched.
+     */
     void dropThrough(long revision) {
-        for (long r = oldest + 1; r <= revision; r++) {
-            retainedBytes -= ring[slot(r)].object().json().length;
-        }
         oldest = revision;
+    }
+
+    /** Frees the slots of revisions in ({@code from}, {@code through}], already dropped. */
+    void release(long from, long through) {
+        for (long r = from + 1; r <= through; r++) {
+            int slot = slot(r);
+            retainedBytes -= ring[slot].object().json().length;
+            ring[slot] = null;
+        }
     }
 
     List<ChangeEvent> after(long revision) {

@@ -264,10 +264,9 @@ class ErrorResponsesTest {
 
     @Test
     void updatesMayNotChangeTheUidNorAddFinalizersToADeletingObject() {
-        refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"name\":\"existing\",\"uid\":\"someone-else\"}}")
+        refused(409, "Conflict", r -> json(r, "{\"metadata\":{\"name\":\"existing\",\"uid\":\"someone-else\"}}")
                 .put(configMaps(ns) + "/existing"))
-                .body("details.causes[0].field", equalTo("metadata.uid"))
-                .body("details.causes[0].message", containsString("field is immutable"));
+                .body("message", containsString("Precondition failed: UID in precondition: someone-else"));
 
         createOk(configMaps(ns), "{\"metadata\":{\"name\":\"held\",\"finalizers\":[\"example.com/a\"]}}");
         given().delete(configMaps(ns) + "/held").then().statusCode(200);
@@ -330,5 +329,46 @@ class ErrorResponsesTest {
                 + "g=meta.k8s.io,application/json").get(configMaps(ns))
                 .then().statusCode(200).contentType(ContentType.JSON).body("kind", equalTo("ConfigMapList"));
         refused(406, "NotAcceptable", r -> r.accept("application/json;as=Table;v=v1;g=meta.k8s.io").get(configMaps(ns)));
+    }
+
+    @Test
+    void numbersAndNestingThatCannotBeStoredAreBadRequest() {
+        refused(400, "BadRequest", r -> json(r, configMap("n", "\"x\":1e2147483648")).post(configMaps(ns)));
+        refused(400, "BadRequest", r -> json(r, configMap("n", "\"x\":1e999999")).post(configMaps(ns)));
+        refused(400, "BadRequest", r -> json(r, configMap("n", "\"x\":" + "[".repeat(600) + "]".repeat(600)))
+                .post(configMaps(ns)));
+        // each part is shallow enough to parse; together they nest deeper than the store allows
+        String deepValue = "[".repeat(450) + "]".repeat(450);
+        createOk(configMaps(ns), configMap("deep", "\"deep\":" + "[".repeat(100) + "]".repeat(100)));
+        refused(400, "BadRequest", r -> r.contentType("application/json-patch+json")
+                .body("[{\"op\":\"add\",\"path\":\"/deep" + "/0".repeat(100) + "\",\"value\":" + deepValue + "}]")
+                .patch(configMaps(ns) + "/deep"));
+    }
+
+    @Test
+    void oddHeadersAndParametersAreClientErrors() {
+        refused(406, "NotAcceptable", r -> r.header("Accept", ";").get(configMaps(ns)));
+        refused(400, "BadRequest", r -> r.queryParam("resourceVersion", "+5").get(configMaps(ns)));
+        refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"name\":\"existing\",\"resourceVersion\":\"+5\"}}")
+                .put(configMaps(ns) + "/existing"));
+        refused(400, "BadRequest", r -> json(r, "{\"apiVersion\":\"v9\",\"kind\":\"DeleteOptions\"}")
+                .delete(configMaps(ns) + "/existing"));
+        refused(400, "BadRequest", r -> json(r, "{\"gracePeriodSeconds\":1.5}").delete(configMaps(ns) + "/existing"));
+        refused(400, "BadRequest", r -> r.queryParam("propagationPolicy", "Sideways").delete(configMaps(ns) + "/existing"));
+    }
+
+    @Test
+    void namespacesHaveNoDeleteCollection() {
+        refused(405, "MethodNotAllowed", r -> r.delete("/api/v1/namespaces"));
+    }
+
+    @Test
+    void longLabelSelectorsAreServed() {
+        StringBuilder values = new StringBuilder();
+        for (int i = 0; i < 700; i++) {
+            values.append(i == 0 ? "" : ",").append("v").append(i);
+        }
+        given().queryParam("labelSelector", "a in (" + values + ")").get(configMaps(ns))
+                .then().statusCode(200).body("kind", equalTo("ConfigMapList"));
     }
 }

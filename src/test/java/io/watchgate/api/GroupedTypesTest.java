@@ -29,7 +29,7 @@ class GroupedTypesTest {
     @BeforeEach
     void registerWidgets() {
         types.register(new ResourceType("example.com", "v1", "Widget", "widgets", "widget", true, List.of("wd"),
-                NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of()));
+                NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of(), ResourceType.ALL_VERBS));
     }
 
     @Test

@@ -20,7 +20,7 @@ class PatcherTest {
     private final ResourceTypes types = new ResourceTypes();
     private final ResourceType pods = types.find("", "v1", "pods").orElseThrow();
     private final ResourceType widgets = new ResourceType("example.com", "v1", "Widget", "widgets", "widget", true,
-            List.of(), io.watchgate.schema.NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of());
+            List.of(), io.watchgate.schema.NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of(), ResourceType.ALL_VERBS);
 
     private static ObjectNode object(String json) throws Exception {
         return (ObjectNode) JSON.readTree(json.replace('\'', '"'));

@@ -269,4 +269,32 @@ class MemoryStoreTest {
         wait.cancel(false);
         assertEquals(0, store.waiting());
     }
+
+    @Test
+    void aKeyRecreatedWhileItsTombstoneIsCompactedStaysVisible() {
+        MemoryStore tight = new MemoryStore(mapper, 1_000, 1, Clock.systemUTC());
+        tight.commit(Mutation.create(key("x"), object("x", "1")));
+        tight.commit(Mutation.delete(key("x"), 0));
+        ChangeEvent recreated = tight.commit(Mutation.create(key("x"), object("x", "2")));
+
+        assertEquals("2", tight.get(key("x"), recreated.revision()).tree().path("value").asText());
+        assertEquals(List.of("x"), names(tight.list(KeyRange.inNamespace("configmaps", "ns"), recreated.revision(),
+                null, 10, o -> true, true)));
+    }
+
+    @Test
+    void compactedEventsLeaveTheRing() {
+        EventHistory history = new EventHistory(10);
+        for (long r = 1; r <= 3; r++) {
+            StoredObject object = new StoredObject(key("a"), object("a", "v"), new byte[100], r);
+            history.append(new ChangeEvent(r, EventType.MODIFIED, object, null, 0));
+        }
+        assertEquals(300, history.retainedBytes());
+        history.dropThrough(2);
+        history.release(0, 2);
+        assertNull(history.at(1));
+        assertNull(history.at(2));
+        assertEquals(3, history.at(3).revision());
+        assertEquals(100, history.retainedBytes());
+    }
 }
