@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
+import org.jboss.logging.Logger;
 
 /**
  * The embedded store: an MVCC map from key to version chain, a ring of recent events and one commit lock.
@@ -25,6 +26,8 @@ import java.util.function.Predicate;
  * take no lock; a read that overlaps a compaction of its own revision notices and reports it as compacted.
  */
 public final class MemoryStore implements Store {
+
+    private static final Logger LOG = Logger.getLogger(MemoryStore.class);
 
     private final ObjectMapper mapper;
     private final Clock clock;
@@ -89,7 +92,12 @@ public final class MemoryStore implements Store {
             history.append(event);
             revision = next;
             for (CommitListener listener : listeners) {
-                listener.committed(event);
+                try {
+                    listener.committed(event);
+                } catch (RuntimeException e) {
+                    // the write is committed and must be acknowledged; a listener's failure is its own
+                    LOG.errorf(e, "commit listener failed on revision %d", next);
+                }
             }
             releaseWaiters(next);
             return event;

@@ -297,4 +297,14 @@ class MemoryStoreTest {
         assertEquals(3, history.at(3).revision());
         assertEquals(100, history.retainedBytes());
     }
+
+    @Test
+    void aFailingListenerDoesNotUndoOrHideTheCommit() {
+        store.addCommitListener(event -> {
+            throw new IllegalStateException("listener bug");
+        });
+        ChangeEvent event = store.commit(Mutation.create(key("a"), object("a", "1")));
+        assertEquals(1, event.revision());
+        assertEquals("1", store.get(key("a"), 1).tree().path("value").asText());
+    }
 }
