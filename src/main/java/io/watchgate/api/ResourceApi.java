@@ -40,7 +40,8 @@ public class ResourceApi {
 
     @POST
     @Path("{plural}")
-    public Response create(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
+    public Response create(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers,
+            InputStream body) {
         Target target = verbs.collection(group, version, null, plural);
         if (target.type().namespaced()) {
             throw methodNotAllowed();
@@ -50,7 +51,8 @@ public class ResourceApi {
 
     @DELETE
     @Path("{plural}")
-    public Response deleteCollection(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
+    public Response deleteCollection(@PathParam("plural") String plural, @Context UriInfo uri,
+            @Context HttpHeaders headers, InputStream body) {
         Target target = verbs.collection(group, version, null, plural);
         if (target.type().namespaced()) {
             throw methodNotAllowed();
@@ -62,15 +64,15 @@ public class ResourceApi {
 
     @GET
     @Path("namespaces/{namespace}/{plural}")
-    public Response listNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural, @Context UriInfo uri,
-            @Context HttpHeaders headers) {
+    public Response listNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
+            @Context UriInfo uri, @Context HttpHeaders headers) {
         return verbs.list(verbs.collection(group, version, namespace, plural), uri, headers);
     }
 
     @POST
     @Path("namespaces/{namespace}/{plural}")
-    public Response createNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural, @Context UriInfo uri,
-            @Context HttpHeaders headers, InputStream body) {
+    public Response createNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
+            @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
         return verbs.create(verbs.collection(group, version, namespace, plural), uri, headers, body);
     }
 

@@ -18,8 +18,7 @@ final class BodyRules {
 
     static ObjectNode requireObject(JsonNode body, ResourceType type) {
         if (body == null || !body.isObject()) {
-            throw ApiException.badRequest(type.kind() + " in version \"" + type.version()
-                    + "\" cannot be handled as a " + type.kind() + ": the body must be a JSON object");
+            throw ApiException.undecodable(type.kind(), type.version(), "the body must be a JSON object");
         }
         return (ObjectNode) body;
     }
@@ -43,15 +42,13 @@ final class BodyRules {
         putFirst(object, "kind", type.kind());
         JsonNode metadataNode = object.get("metadata");
         if (metadataNode != null && !metadataNode.isObject() && !metadataNode.isNull()) {
-            throw ApiException.badRequest(type.kind() + " in version \"" + type.version()
-                    + "\" cannot be handled as a " + type.kind() + ": metadata must be a JSON object");
+            throw ApiException.undecodable(type.kind(), type.version(), "metadata must be a JSON object");
         }
         ObjectNode metadata = object.withObject("/metadata");
         for (String field : new String[] { "name", "generateName", "namespace", "resourceVersion" }) {
             JsonNode value = metadata.get(field);
             if (value != null && !value.isTextual() && !value.isNull()) {
-                throw ApiException.badRequest(type.kind() + " in version \"" + type.version()
-                        + "\" cannot be handled as a " + type.kind() + ": metadata." + field + " must be a string");
+                throw ApiException.undecodable(type.kind(), type.version(), "metadata." + field + " must be a string");
             }
         }
         String bodyNamespace = metadata.path("namespace").asText("");
@@ -92,8 +89,7 @@ final class BodyRules {
             return null;
         }
         if (!value.isTextual()) {
-            throw ApiException.badRequest(type.kind() + " in version \"" + type.version()
-                    + "\" cannot be handled as a " + type.kind() + ": " + field + " must be a string");
+            throw ApiException.undecodable(type.kind(), type.version(), field + " must be a string");
         }
         return value.textValue();
     }

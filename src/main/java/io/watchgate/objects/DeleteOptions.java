@@ -111,7 +111,6 @@ public record DeleteOptions(String uid, String resourceVersion, boolean dryRun) 
     }
 
     private static ApiException invalid(String problem) {
-        return ApiException.badRequest("DeleteOptions in version \"v1\" cannot be handled as a DeleteOptions: "
-                + problem);
+        return ApiException.undecodable("DeleteOptions", "v1", problem);
     }
 }

@@ -44,15 +44,14 @@ final class TypeDefaults {
         JsonNode stringData = object.remove("stringData");
         if (stringData != null && !stringData.isNull()) {
             if (!stringData.isObject()) {
-                throw ApiException.badRequest("Secret in version \"v1\" cannot be handled as a Secret: "
-                        + "stringData must be a map of strings");
+                throw ApiException.undecodable("Secret", "v1", "stringData must be a map of strings");
             }
             ObjectNode data = objectField(type, object, "data");
             for (var it = stringData.fields(); it.hasNext();) {
                 var entry = it.next();
                 if (!entry.getValue().isTextual()) {
-                    throw ApiException.badRequest("Secret in version \"v1\" cannot be handled as a Secret: "
-                            + "stringData." + entry.getKey() + " must be a string");
+                    throw ApiException.undecodable("Secret", "v1",
+                            "stringData." + entry.getKey() + " must be a string");
                 }
                 data.put(entry.getKey(), Base64.getEncoder().encodeToString(
                         entry.getValue().textValue().getBytes(StandardCharsets.UTF_8)));
@@ -67,8 +66,7 @@ final class TypeDefaults {
     private static ObjectNode objectField(ResourceType type, ObjectNode object, String field) {
         JsonNode node = object.get(field);
         if (node != null && !node.isNull() && !node.isObject()) {
-            throw ApiException.badRequest(type.kind() + " in version \"" + type.version() + "\" cannot be handled as a "
-                    + type.kind() + ": " + field + " must be a JSON object");
+            throw ApiException.undecodable(type.kind(), type.version(), field + " must be a JSON object");
         }
         return object.withObject("/" + field);
     }

@@ -39,6 +39,11 @@ public final class ApiException extends RuntimeException {
         return new ApiException(400, "BadRequest", message);
     }
 
+    /** 400 for a body that does not decode as its type: {@code ConfigMap in version "v1" cannot be handled as a ConfigMap: ...}. */
+    public static ApiException undecodable(String kind, String version, String problem) {
+        return badRequest(kind + " in version \"" + version + "\" cannot be handled as a " + kind + ": " + problem);
+    }
+
     public static ApiException notFound(String group, String resource, String name) {
         return new ApiException(404, "NotFound", resource + " \"" + name + "\" not found",
                 new Details(name, group, resource, List.of()), null, null);

@@ -161,8 +161,7 @@ public class ObjectValidator {
                 try {
                     total += Base64.getDecoder().decode(entry.getValue()).length;
                 } catch (IllegalArgumentException e) {
-                    throw ApiException.badRequest(type.kind() + " in version \"" + type.version()
-                            + "\" cannot be handled as a " + type.kind() + ": illegal base64 data in "
+                    throw ApiException.undecodable(type.kind(), type.version(), "illegal base64 data in "
                             + "value of key \"" + entry.getKey() + "\"");
                 }
             } else {
@@ -173,9 +172,8 @@ public class ObjectValidator {
     }
 
     private static ApiException cannotDecode(ResourceType type, String field, String expected, JsonNode actual) {
-        return ApiException.badRequest(type.kind() + " in version \"" + type.version() + "\" cannot be handled as a "
-                + type.kind() + ": json: cannot unmarshal " + actual.getNodeType().name().toLowerCase()
-                + " into Go struct field " + field + " of type " + expected);
+        return ApiException.undecodable(type.kind(), type.version(), "json: cannot unmarshal "
+                + actual.getNodeType().name().toLowerCase() + " into Go struct field " + field + " of type " + expected);
     }
 
     private static Cause causeOf(ConstraintViolation<?> violation) {
