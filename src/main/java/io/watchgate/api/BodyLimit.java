@@ -1,6 +1,7 @@
 package io.watchgate.api;
 
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.status.ApiException;
@@ -50,8 +51,10 @@ public class BodyLimit {
     private static void reply(RoutingContext context, ApiException e) {
         context.response()
                 .setStatusCode(e.code())
-                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .putHeader(HttpHeaders.CONNECTION, "close")
-                .end(StatusBody.of(e).toString());
+                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+        if (context.request().version() != HttpVersion.HTTP_2) {
+            context.response().putHeader(HttpHeaders.CONNECTION, "close"); // the body is left unread
+        }
+        context.response().end(StatusBody.of(e).toString());
     }
 }

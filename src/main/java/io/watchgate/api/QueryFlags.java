@@ -1,6 +1,7 @@
 package io.watchgate.api;
 
 import io.watchgate.status.ApiException;
+import io.watchgate.status.Cause;
 import java.util.List;
 
 /** Query parameters shared by the write verbs. */
@@ -21,15 +22,19 @@ final class QueryFlags {
         };
     }
 
-    /** {@code dryRun=All} asks for a dry run; any other value is refused. */
-    static boolean dryRun(List<String> values) {
+    /**
+     * {@code dryRun=All} asks for a dry run; any other value is 422, as Kubernetes validates its options.
+     *
+     * @param optionsKind the options type the verb takes ("CreateOptions", "UpdateOptions", ...)
+     */
+    static boolean dryRun(List<String> values, String optionsKind) {
         if (values == null || values.isEmpty()) {
             return false;
         }
         for (String value : values) {
             if (!value.equals("All")) {
-                throw ApiException.badRequest("dryRun: Unsupported value: \"" + value
-                        + "\": supported values: \"All\"");
+                throw ApiException.invalid("meta.k8s.io", optionsKind, "",
+                        List.of(Cause.notSupported("dryRun", value, List.of("All"))));
             }
         }
         return true;

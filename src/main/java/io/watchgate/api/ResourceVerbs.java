@@ -77,7 +77,7 @@ public class ResourceVerbs {
         target.allowing("create");
         MediaTypes.requireJsonAcceptable(headers);
         MediaTypes.requireJsonBody(headers);
-        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
+        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "CreateOptions");
         StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), json.parse(bodies.read(body)), dryRun);
         return bodies.object(201, created);
     }
@@ -86,7 +86,7 @@ public class ResourceVerbs {
         target.allowing("update");
         MediaTypes.requireJsonAcceptable(headers);
         MediaTypes.requireJsonBody(headers);
-        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
+        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "UpdateOptions");
         return bodies.object(200, writes.update(target.type(), namespaceOrEmpty(target), name, json.parse(bodies.read(body)),
                 dryRun));
     }
@@ -97,7 +97,7 @@ public class ResourceVerbs {
         PatchType patchType = PatchType.fromContentType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE))
                 .filter(t -> Patcher.acceptedMediaTypes(target.type()).contains(t.mediaType()))
                 .orElseThrow(() -> Patcher.unsupported(target.type()));
-        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"));
+        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
         return bodies.object(200, writes.patch(target.type(), namespaceOrEmpty(target), name, patchType,
                 json.parse(bodies.read(body)), dryRun));
     }
@@ -120,17 +120,16 @@ public class ResourceVerbs {
                 options.dryRun()));
     }
 
-    /** DeleteOptions from the body (when one is sent) and the query. */
+    /** DeleteOptions from the body when one is sent, else from the query (Kubernetes reads one or the other). */
     private DeleteOptions deleteOptions(UriInfo uri, HttpHeaders headers, InputStream body) {
-        MultivaluedMap<String, String> query = uri.getQueryParameters();
-        boolean dryRun = QueryFlags.dryRun(query.get("dryRun"));
-        DeleteOptions.checkQuery(query.getFirst("propagationPolicy"), query.getFirst("gracePeriodSeconds"));
         byte[] bytes = bodies.read(body);
-        if (bytes.length == 0) {
-            return DeleteOptions.from(null, dryRun);
+        if (bytes.length > 0) {
+            MediaTypes.requireJsonBody(headers);
+            return DeleteOptions.fromBody(json.parse(bytes));
         }
-        MediaTypes.requireJsonBody(headers);
-        return DeleteOptions.from(json.parse(bytes), dryRun);
+        MultivaluedMap<String, String> query = uri.getQueryParameters();
+        return DeleteOptions.fromQuery(query.get("dryRun"), query.getFirst("propagationPolicy"),
+                query.getFirst("gracePeriodSeconds"));
     }
 
     private static String namespaceOrEmpty(Target target) {

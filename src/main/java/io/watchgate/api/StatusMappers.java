@@ -1,5 +1,7 @@
 package io.watchgate.api;
 
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
 import io.watchgate.store.StoreException;
@@ -15,8 +17,14 @@ public class StatusMappers {
     private static final Logger LOG = Logger.getLogger(StatusMappers.class);
 
     @ServerExceptionMapper
-    public Response apiException(ApiException e) {
-        return toResponse(e);
+    public Response apiException(ApiException e, HttpServerRequest request) {
+        Response.ResponseBuilder response = statusResponse(e);
+        if ((e.code() == 413 || e.code() == 415) && request.version() != HttpVersion.HTTP_2) {
+            // the body was not (all) read: close rather than take in the rest of it (HTTP/1 only; HTTP/2
+            // forbids the header and ends just the stream)
+            response.header("Connection", "close");
+        }
+        return response.build();
     }
 
     @ServerExceptionMapper
@@ -53,16 +61,16 @@ public class StatusMappers {
     }
 
     static Response toResponse(ApiException e) {
+        return statusResponse(e).build();
+    }
+
+    private static Response.ResponseBuilder statusResponse(ApiException e) {
         Response.ResponseBuilder response = Response.status(e.code())
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(StatusBody.of(e).toString());
         if (e.retryAfterSeconds() != null) {
             response.header("Retry-After", e.retryAfterSeconds());
         }
-        if (e.code() == 413 || e.code() == 415) {
-            // the body was not (all) read: close rather than take in the rest of it
-            response.header("Connection", "close");
-        }
-        return response.build();
+        return response;
     }
 }

@@ -101,7 +101,7 @@ final class BodyRules {
             return 0;
         }
         try {
-            long revision = rv.chars().allMatch(Character::isDigit) ? Long.parseLong(rv) : -1;
+            long revision = rv.chars().allMatch(c -> c >= '0' && c <= '9') ? Long.parseLong(rv) : -1;
             if (revision >= 0) {
                 return revision; // "0" asks for no precondition, as in Kubernetes
             }

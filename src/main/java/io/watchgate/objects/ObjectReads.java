@@ -44,7 +44,9 @@ public class ObjectReads {
     public ListResult list(ResourceType type, String namespace, ListOptions options) {
         Selection selection = Selection.parse(type, options.labelSelector(), options.fieldSelector());
         KeyRange range = new KeyRange(type.resource(), type.namespaced() ? namespace : null);
-        ContinueToken token = options.continueToken() == null ? null : ContinueToken.decode(options.continueToken());
+        String scope = ContinueToken.scopeOf(type.resource(), range.namespace());
+        ContinueToken token = options.continueToken() == null ? null
+                : ContinueToken.decode(options.continueToken(), scope);
         long revision = snapshotRevision(options, token);
         ObjectKey after = token == null ? null : new ObjectKey(type.resource(), token.namespace(), token.name());
         int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : Integer.MAX_VALUE;
@@ -58,7 +60,8 @@ public class ObjectReads {
         } catch (StoreException.Compacted e) {
             if (token != null) {
                 throw ApiException.expired(STALE_CONTINUE,
-                        new ContinueToken(ContinueToken.LATEST, token.namespace(), token.name(), null).encode());
+                        new ContinueToken(scope, ContinueToken.LATEST, token.namespace(), token.name(), null)
+                                .encode());
             }
             throw ApiException.expired("too old resource version: " + revision + " (" + e.oldest() + ")");
         } catch (StoreException.FutureRevision e) {
@@ -74,7 +77,8 @@ public class ObjectReads {
         String next = null;
         if (page.hasMore()) {
             StoredObject last = page.last();
-            next = new ContinueToken(revision, last.key().namespace(), last.key().name(), remaining).encode();
+            next = new ContinueToken(scope, revision, last.key().namespace(), last.key().name(), remaining)
+                    .encode();
         }
         return new ListResult(type, revision, page.items(), next, remaining);
     }

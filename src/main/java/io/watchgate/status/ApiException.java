@@ -74,7 +74,8 @@ public final class ApiException extends RuntimeException {
     public static ApiException invalid(String group, String kind, String name, List<Cause> causes) {
         String rendered = causes.size() == 1 ? causes.get(0).render()
                 : "[" + String.join(", ", causes.stream().map(Cause::render).toList()) + "]";
-        return new ApiException(422, "Invalid", kind + " \"" + name + "\" is invalid: " + rendered,
+        String qualifiedKind = group == null || group.isEmpty() ? kind : kind + "." + group;
+        return new ApiException(422, "Invalid", qualifiedKind + " \"" + name + "\" is invalid: " + rendered,
                 new Details(name, group, kind, List.copyOf(causes)), null, null);
     }
 

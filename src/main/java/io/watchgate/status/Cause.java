@@ -1,5 +1,7 @@
 package io.watchgate.status;
 
+import java.util.List;
+
 /** One entry of a Status' {@code details.causes}: what is wrong with which field. */
 public record Cause(String reason, String message, String field) {
 
@@ -14,6 +16,12 @@ public record Cause(String reason, String message, String field) {
 
     public static Cause tooLong(String field, long limit) {
         return new Cause("FieldValueTooLong", "Too long: must have at most " + limit + " bytes", field);
+    }
+
+    /** {@code field: Unsupported value: "v": supported values: "a", "b"}. */
+    public static Cause notSupported(String field, String value, List<String> supported) {
+        return new Cause("FieldValueNotSupported", "Unsupported value: " + quote(value) + ": supported values: "
+                + String.join(", ", supported.stream().map(Cause::quote).toList()), field);
     }
 
     public static Cause forbidden(String field, String detail) {

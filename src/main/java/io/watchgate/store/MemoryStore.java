@@ -69,15 +69,18 @@ public final class MemoryStore implements Store {
         ObjectKey key = mutation.key();
         commitLock.lock();
         try {
-            // Make room first: compaction may drop this very key's chain (when it was deleted), so the chain
-            // must be looked up after it.
-            while (history.isFull() || (history.retainedBytes() > maxHistoryBytes && history.oldest() < revision)) {
-                compactLocked(history.oldest() + 1);
-            }
             VersionChain chain = index.get(key);
             StoredObject current = chain == null ? null : chain.valueAt(Long.MAX_VALUE);
             checkPrecondition(mutation, current);
             checkGuard(mutation.guard());
+            if (history.isFull() || history.retainedBytes() > maxHistoryBytes) {
+                while (history.isFull()
+                        || (history.retainedBytes() > maxHistoryBytes && history.oldest() < revision)) {
+                    compactLocked(history.oldest() + 1);
+                }
+                // compaction may have dropped this very key's chain (when it ended in a delete)
+                chain = index.get(key);
+            }
             long next = revision + 1;
             boolean delete = mutation.op() == Mutation.Op.DELETE;
             ObjectNode tree = delete ? current.tree().deepCopy() : mutation.object();

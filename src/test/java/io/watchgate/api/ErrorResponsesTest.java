@@ -162,7 +162,8 @@ class ErrorResponsesTest {
         refused(400, "BadRequest", r -> r.queryParam("limit", "ten").get(configMaps(ns)));
         refused(400, "BadRequest", r -> r.queryParam("resourceVersion", "abc").get(configMaps(ns)));
         refused(400, "BadRequest", r -> r.queryParam("continue", "not-a-token").get(configMaps(ns)));
-        refused(400, "BadRequest", r -> json(r, configMap("a", "")).queryParam("dryRun", "Some").post(configMaps(ns)));
+        refused(422, "Invalid", r -> json(r, configMap("a", "")).queryParam("dryRun", "Some").post(configMaps(ns)))
+                .body("message", startsWith("CreateOptions.meta.k8s.io \"\" is invalid: dryRun: Unsupported value"));
         refused(400, "BadRequest", r -> r.queryParam("labelSelector", "x in (").delete(configMaps(ns)));
     }
 
@@ -193,15 +194,24 @@ class ErrorResponsesTest {
     }
 
     @Test
-    void aContinueTokenFromElsewhereIsHarmless() {
-        String foreign = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
-                ("{\"v\":\"meta.k8s.io/v1\",\"rv\":" + Api.currentRevision() + ",\"start\":\"zzzz/zzzz\"}").getBytes());
-        given().queryParam("continue", foreign).get(configMaps(ns)).then().statusCode(200)
-                .body("items.size()", equalTo(0));
-        String before = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
-                ("{\"v\":\"meta.k8s.io/v1\",\"rv\":" + Api.currentRevision() + ",\"start\":\"/\"}").getBytes());
-        given().queryParam("continue", before).get(configMaps(ns)).then().statusCode(200)
-                .body("items.size()", equalTo(1));
+    void aContinueTokenIsOnlyGoodForItsOwnList() {
+        createOk(configMaps(ns), configMap("second", ""));
+        String token = given().queryParam("limit", 1).get(configMaps(ns)).path("metadata.continue");
+        String other = newNamespace("errors-other");
+        refused(400, "BadRequest", r -> r.queryParam("continue", token).get(configMaps(other)))
+                .body("message", containsString("continue key is not valid"));
+        refused(400, "BadRequest", r -> r.queryParam("continue", token).get("/api/v1/configmaps"));
+        refused(400, "BadRequest", r -> r.queryParam("continue", token).get("/api/v1/namespaces/" + ns + "/secrets"));
+
+        String scope = "configmaps/" + ns;
+        String negative = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("{\"v\":\"meta.k8s.io/v1\",\"scope\":\"" + scope + "\",\"rv\":" + Api.currentRevision()
+                        + ",\"start\":\"" + ns + "/a\",\"remaining\":-2147483648}").getBytes());
+        refused(400, "BadRequest", r -> r.queryParam("continue", negative).get(configMaps(ns)));
+        String beyond = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("{\"v\":\"meta.k8s.io/v1\",\"scope\":\"" + scope + "\",\"rv\":" + Api.currentRevision()
+                        + ",\"start\":\"zzzz/zzzz\"}").getBytes());
+        given().queryParam("continue", beyond).get(configMaps(ns)).then().statusCode(200).body("items.size()", equalTo(0));
     }
 
     @Test
@@ -209,8 +219,10 @@ class ErrorResponsesTest {
         String existing = configMaps(ns) + "/existing";
         refused(400, "BadRequest", r -> json(r, "{\"dryRun\":\"All\"}").delete(existing));
         refused(400, "BadRequest", r -> json(r, "{\"preconditions\":\"bogus\"}").delete(existing));
-        refused(400, "BadRequest", r -> json(r, "{\"dryRun\":[\"Some\"]}").delete(existing));
-        refused(400, "BadRequest", r -> json(r, "{\"propagationPolicy\":\"Sideways\"}").delete(existing));
+        refused(422, "Invalid", r -> json(r, "{\"dryRun\":[\"Some\"]}").delete(existing));
+        refused(422, "Invalid", r -> json(r, "{\"propagationPolicy\":\"Sideways\"}").delete(existing))
+                .body("details.causes[0].reason", equalTo("FieldValueNotSupported"))
+                .body("details.causes[0].field", equalTo("propagationPolicy"));
         refused(400, "BadRequest", r -> json(r, "[]").delete(existing));
         given().get(existing).then().statusCode(200);
         given().contentType(ContentType.JSON).body("{\"dryRun\":[\"All\"]}").delete(existing).then().statusCode(200);
@@ -354,7 +366,12 @@ class ErrorResponsesTest {
         refused(400, "BadRequest", r -> json(r, "{\"apiVersion\":\"v9\",\"kind\":\"DeleteOptions\"}")
                 .delete(configMaps(ns) + "/existing"));
         refused(400, "BadRequest", r -> json(r, "{\"gracePeriodSeconds\":1.5}").delete(configMaps(ns) + "/existing"));
-        refused(400, "BadRequest", r -> r.queryParam("propagationPolicy", "Sideways").delete(configMaps(ns) + "/existing"));
+        refused(422, "Invalid", r -> r.queryParam("propagationPolicy", "Sideways").delete(configMaps(ns) + "/existing"));
+        // with a body, Kubernetes reads the options from it alone
+        given().queryParam("propagationPolicy", "Sideways").contentType(ContentType.JSON)
+                .body("{\"dryRun\":[\"All\"]}").delete(configMaps(ns) + "/existing").then().statusCode(200);
+        refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"name\":\"existing\",\"resourceVersion\":\"\u0662\"}}")
+                .put(configMaps(ns) + "/existing"));
     }
 
     @Test

@@ -307,4 +307,14 @@ class MemoryStoreTest {
         assertEquals(1, event.revision());
         assertEquals("1", store.get(key("a"), 1).tree().path("value").asText());
     }
+
+    @Test
+    void aRefusedWriteCompactsNothing() {
+        MemoryStore small = new MemoryStore(mapper, 2, Long.MAX_VALUE, Clock.systemUTC());
+        small.commit(Mutation.create(key("a"), object("a", "1")));
+        small.commit(Mutation.create(key("b"), object("b", "1")));
+        assertEquals(0, small.oldestRevision());
+        assertThrows(StoreException.KeyExists.class, () -> small.commit(Mutation.create(key("a"), object("a", "2"))));
+        assertEquals(0, small.oldestRevision(), "a write that commits nothing must not shorten history");
+    }
 }

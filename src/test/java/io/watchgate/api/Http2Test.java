@@ -1,0 +1,70 @@
+package io.watchgate.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
+import jakarta.inject.Inject;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Clients speaking HTTP/2 (cleartext, prior knowledge) get the same Status answers as HTTP/1.1 ones. */
+@QuarkusTest
+class Http2Test {
+
+    @Inject
+    Vertx vertx;
+
+    private HttpClient client;
+
+    @BeforeEach
+    void connect() {
+        client = vertx.createHttpClient(new HttpClientOptions()
+                .setProtocolVersion(HttpVersion.HTTP_2)
+                .setHttp2ClearTextUpgrade(false));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        client.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    private String post(String contentType, Buffer body) throws Exception {
+        return client.request(HttpMethod.POST, RestAssured.port, "localhost", "/api/v1/namespaces/default/configmaps")
+                .compose(request -> request.putHeader("Content-Type", contentType).send(body))
+                .compose(response -> {
+                    assertEquals(HttpVersion.HTTP_2, response.version());
+                    return response.body().map(b -> response.statusCode() + " " + b);
+                })
+                .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void anUnsupportedMediaTypeIsAStatus() throws Exception {
+        String answer = post("text/plain", Buffer.buffer("x"));
+        assertTrue(answer.startsWith("415 "), answer);
+        assertTrue(answer.contains("\"reason\":\"UnsupportedMediaType\""), answer);
+    }
+
+    @Test
+    void aBodyOverTheLimitIsAStatus() throws Exception {
+        String answer = post("application/json", Buffer.buffer(new byte[4 * 1024 * 1024]));
+        assertTrue(answer.startsWith("413 "), answer);
+        assertTrue(answer.contains("\"reason\":\"RequestEntityTooLarge\""), answer);
+    }
+
+    @Test
+    void aCreateWorks() throws Exception {
+        String answer = post("application/json", Buffer.buffer("{\"metadata\":{\"generateName\":\"h2-\"}}"));
+        assertTrue(answer.startsWith("201 "), answer);
+    }
+}
