@@ -48,7 +48,7 @@ public class BodyLimit {
                 + config.maxBodyBytes() + " bytes");
     }
 
-    private static void reply(RoutingContext context, ApiException e) {
+    static void reply(RoutingContext context, ApiException e) {
         context.response()
                 .setStatusCode(e.code())
                 .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");

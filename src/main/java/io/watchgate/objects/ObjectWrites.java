@@ -35,9 +35,11 @@ public class ObjectWrites {
     private final NamespaceLifecycle namespaces;
     private final Deletions deletions;
     private final Clock clock;
+    private final ObjectLimits limits;
 
     ObjectWrites(Store store, ObjectValidator validator, Patcher patcher, NamespaceLifecycle namespaces,
-            Deletions deletions, Clock clock) {
+            Deletions deletions, Clock clock, ObjectLimits limits) {
+        this.limits = limits;
         this.store = store;
         this.validator = validator;
         this.patcher = patcher;
@@ -118,7 +120,7 @@ public class ObjectWrites {
             JsonNode patch, boolean dryRun) {
         while (true) {
             StoredObject current = current(type, namespace, name);
-            ObjectNode patched = patcher.apply(type, patchType, current.tree(), patch);
+            ObjectNode patched = patcher.apply(type, patchType, current.tree(), patch, limits.maxBytes());
             JsonShape.requireStorable(patched);
             BodyRules.conform(type, patched, namespace, name);
             long expected = BodyRules.expectedRevision(type, patched);
@@ -143,6 +145,11 @@ public class ObjectWrites {
 
     private StoredObject commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
             boolean dryRun) {
+        long bytes = JsonShape.estimatedBytes(desired);
+        if (bytes > limits.maxBytes()) {
+            throw new ApiException(413, "RequestEntityTooLarge", "the object would be about " + bytes
+                    + " bytes, larger than the limit of " + limits.maxBytes() + " bytes");
+        }
         TypeDefaults.onUpdate(type, current.tree(), desired);
         ServerFields.carryOver(type, current.tree(), desired);
         Finalization.checkNoNewFinalizers(type, current.tree(), desired);

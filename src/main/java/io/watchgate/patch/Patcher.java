@@ -2,12 +2,16 @@ package io.watchgate.patch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.flipkart.zjsonpatch.CompatibilityFlags;
 import com.flipkart.zjsonpatch.InvalidJsonPatchException;
 import com.flipkart.zjsonpatch.JsonPatch;
 import com.flipkart.zjsonpatch.JsonPatchApplicationException;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
+import io.watchgate.validation.JsonShape;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,13 +29,15 @@ public class Patcher {
             PatchType.MERGE_PATCH.mediaType(), PatchType.STRATEGIC_MERGE_PATCH.mediaType());
 
     /**
-     * @param current the stored object; it is not modified
+     * @param current  the stored object; it is not modified
+     * @param maxBytes how large the patched object may grow (estimated serialized size)
      * @return the patched object, which the caller owns
      */
-    public ObjectNode apply(ResourceType type, PatchType patchType, ObjectNode current, JsonNode patch) {
+    public ObjectNode apply(ResourceType type, PatchType patchType, ObjectNode current, JsonNode patch,
+            long maxBytes) {
         ObjectNode target = current.deepCopy();
         JsonNode result = switch (patchType) {
-            case JSON_PATCH -> jsonPatch(target, patch);
+            case JSON_PATCH -> jsonPatch(target, patch, maxBytes);
             case MERGE_PATCH -> {
                 requireObject(patch, patchType);
                 yield MergePatch.apply(target, patch);
@@ -54,20 +60,58 @@ public class Patcher {
         return (ObjectNode) result;
     }
 
-    private static JsonNode jsonPatch(ObjectNode target, JsonNode patch) {
+    private static final EnumSet<CompatibilityFlags> FLAGS = EnumSet.of(CompatibilityFlags.FORBID_REMOVE_MISSING_OBJECT);
+
+    /**
+     * Applies the operations one by one to {@code target} (a copy the caller owns), refusing early a patch whose
+     * copies would grow the object past {@code maxBytes}: a short patch can otherwise double a tree many times.
+     */
+    private static JsonNode jsonPatch(ObjectNode target, JsonNode patch, long maxBytes) {
         if (!patch.isArray()) {
             throw ApiException.badRequest("json: cannot unmarshal " + patch.getNodeType().name().toLowerCase()
                     + " into Go value of type jsonpatch.Patch");
         }
         try {
-            return JsonPatch.apply(patch, target);
+            for (JsonNode operation : patch) {
+                requirePointer(operation, "path");
+                requirePointer(operation, "from");
+            }
+            JsonPatch.validate(patch, FLAGS);
+            long size = JsonShape.estimatedBytes(target);
+            for (JsonNode operation : patch) {
+                if (operation.path("op").asText().equals("copy")) {
+                    size += JsonShape.estimatedBytes(target.at(operation.path("from").asText()));
+                    if (size > maxBytes) {
+                        throw new ApiException(413, "RequestEntityTooLarge", "the patched object would be larger "
+                                + "than the limit of " + maxBytes + " bytes");
+                    }
+                }
+                JsonPatch.applyInPlace(JsonNodeFactory.instance.arrayNode().add(operation), target, FLAGS);
+            }
+            return target;
         } catch (InvalidJsonPatchException e) {
             throw ApiException.badRequest("invalid JSON patch: " + e.getMessage());
-        } catch (JsonPatchApplicationException | IllegalStateException e) {
+        } catch (JsonPatchApplicationException | IllegalStateException | IndexOutOfBoundsException e) {
             throw new ApiException(422, "Invalid", "the JSON patch could not be applied: " + e.getMessage());
         } catch (IllegalArgumentException e) {
-            // zjsonpatch's own word for a path that is not a JSON pointer ("arr", "/x~2")
+            // zjsonpatch's own word for a path that is not a JSON pointer
             throw ApiException.badRequest("invalid JSON patch: " + e.getMessage());
+        }
+    }
+
+    /** RFC 6901: "" or "/"-separated tokens, in which "~" only escapes as "~0" or "~1". */
+    private static void requirePointer(JsonNode operation, String member) {
+        JsonNode pointer = operation.get(member);
+        if (pointer == null) {
+            return;
+        }
+        String text = pointer.asText();
+        boolean valid = text.isEmpty() || text.startsWith("/");
+        for (int i = text.indexOf('~'); valid && i >= 0; i = text.indexOf('~', i + 1)) {
+            valid = i + 1 < text.length() && (text.charAt(i + 1) == '0' || text.charAt(i + 1) == '1');
+        }
+        if (!valid) {
+            throw ApiException.badRequest("invalid JSON patch: \"" + member + "\" is not a JSON pointer: " + text);
         }
     }
 

@@ -40,4 +40,33 @@ public final class JsonShape {
             }
         }
     }
+
+    /** About how many bytes {@code root} takes serialized; walks the tree once, without writing it. */
+    public static long estimatedBytes(JsonNode root) {
+        long bytes = 0;
+        Deque<JsonNode> nodes = new ArrayDeque<>();
+        nodes.push(root);
+        while (!nodes.isEmpty()) {
+            JsonNode node = nodes.pop();
+            if (node.isObject()) {
+                bytes += 2;
+                for (var it = node.fields(); it.hasNext();) {
+                    var field = it.next();
+                    bytes += field.getKey().length() + 4;
+                    nodes.push(field.getValue());
+                }
+            } else if (node.isArray()) {
+                bytes += 2;
+                for (JsonNode child : node) {
+                    bytes += 1;
+                    nodes.push(child);
+                }
+            } else if (node.isTextual()) {
+                bytes += node.textValue().length() + 2;
+            } else {
+                bytes += node.asText().length();
+            }
+        }
+        return bytes;
+    }
 }

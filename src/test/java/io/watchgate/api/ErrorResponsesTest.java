@@ -388,4 +388,46 @@ class ErrorResponsesTest {
         given().queryParam("labelSelector", "a in (" + values + ")").get(configMaps(ns))
                 .then().statusCode(200).body("kind", equalTo("ConfigMapList"));
     }
+
+    @Test
+    void aJsonPatchThatWouldBlowUpTheObjectIsRefusedEarly() {
+        createOk(configMaps(ns), configMap("bomb", "\"x\":{\"a\":\"xxxxxxxxxx\"}"));
+        StringBuilder copies = new StringBuilder("[");
+        for (int i = 0; i < 24; i++) {
+            copies.append(i == 0 ? "" : ",").append("{\"op\":\"copy\",\"from\":\"/x\",\"path\":\"/x/c").append(i)
+                    .append("\"}");
+        }
+        String patch = copies.append("]").toString();
+        refused(413, "RequestEntityTooLarge", r -> r.contentType("application/json-patch+json").body(patch)
+                .patch(configMaps(ns) + "/bomb"));
+    }
+
+    @Test
+    void repeatedPatchesCannotGrowAnObjectPastTheLimit() {
+        createOk(configMaps(ns), configMap("growing", ""));
+        String twoMiB = "x".repeat(2 * 1024 * 1024);
+        given().contentType("application/merge-patch+json").body("{\"a\":\"" + twoMiB + "\"}")
+                .patch(configMaps(ns) + "/growing").then().statusCode(200);
+        refused(413, "RequestEntityTooLarge", r -> r.contentType("application/merge-patch+json")
+                .body("{\"b\":\"" + twoMiB + "\"}").patch(configMaps(ns) + "/growing"));
+    }
+
+    @Test
+    void jsonPointersAreCheckedAndRemovalsMustFindTheirTarget() {
+        createOk("/api/v1/namespaces/" + ns + "/pods", "{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"a\"}]}}");
+        String pod = "/api/v1/namespaces/" + ns + "/pods/p";
+        for (String path : new String[] { "/data/~", "/~", "/data/a~", "/data/~3" }) {
+            refused(400, "BadRequest", r -> r.contentType("application/json-patch+json")
+                    .body("[{\"op\":\"test\",\"path\":\"" + path + "\",\"value\":\"x\"}]").patch(configMaps(ns) + "/existing"));
+        }
+        refused(422, "Invalid", r -> r.contentType("application/json-patch+json")
+                .body("[{\"op\":\"replace\",\"path\":\"/spec/containers/-\",\"value\":{\"name\":\"z\"}}]").patch(pod));
+        refused(422, "Invalid", r -> r.contentType("application/json-patch+json")
+                .body("[{\"op\":\"remove\",\"path\":\"/spec/nope\"}]").patch(pod));
+    }
+
+    @Test
+    void optionsIsNotServed() {
+        refused(405, "MethodNotAllowed", r -> r.options(configMaps(ns)));
+    }
 }

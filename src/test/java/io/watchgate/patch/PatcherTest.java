@@ -22,6 +22,10 @@ class PatcherTest {
     private final ResourceType widgets = new ResourceType("example.com", "v1", "Widget", "widgets", "widget", true,
             List.of(), io.watchgate.schema.NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of(), ResourceType.ALL_VERBS);
 
+    private ObjectNode apply(ResourceType type, PatchType patchType, ObjectNode current, JsonNode patch) {
+        return patcher.apply(type, patchType, current, patch, Long.MAX_VALUE);
+    }
+
     private static ObjectNode object(String json) throws Exception {
         return (ObjectNode) JSON.readTree(json.replace('\'', '"'));
     }
@@ -33,7 +37,7 @@ class PatcherTest {
     @Test
     void mergePatchFollowsRfc7386() throws Exception {
         ObjectNode current = object("{'a':{'b':1,'c':2},'list':[1,2],'gone':true}");
-        ObjectNode patched = patcher.apply(pods, PatchType.MERGE_PATCH, current,
+        ObjectNode patched = apply(pods, PatchType.MERGE_PATCH, current,
                 json("{'a':{'b':null,'d':3},'list':[3],'gone':null}"));
         assertEquals(object("{'a':{'c':2,'d':3},'list':[3]}"), patched);
         assertEquals(object("{'a':{'b':1,'c':2},'list':[1,2],'gone':true}"), current, "the stored object is untouched");
@@ -42,17 +46,17 @@ class PatcherTest {
     @Test
     void jsonPatchFollowsRfc6902IncludingTest() throws Exception {
         ObjectNode current = object("{'metadata':{'name':'x'},'data':{'k':'v'}}");
-        ObjectNode patched = patcher.apply(pods, PatchType.JSON_PATCH, current,
+        ObjectNode patched = apply(pods, PatchType.JSON_PATCH, current,
                 json("[{'op':'test','path':'/data/k','value':'v'},{'op':'add','path':'/data/n','value':'1'},"
                         + "{'op':'remove','path':'/data/k'}]"));
         assertEquals(object("{'metadata':{'name':'x'},'data':{'n':'1'}}"), patched);
 
-        ApiException failedTest = assertThrows(ApiException.class, () -> patcher.apply(pods, PatchType.JSON_PATCH,
+        ApiException failedTest = assertThrows(ApiException.class, () -> apply(pods, PatchType.JSON_PATCH,
                 current, json("[{'op':'test','path':'/data/k','value':'other'}]")));
         assertEquals(422, failedTest.code());
-        assertEquals(400, assertThrows(ApiException.class, () -> patcher.apply(pods, PatchType.JSON_PATCH, current,
+        assertEquals(400, assertThrows(ApiException.class, () -> apply(pods, PatchType.JSON_PATCH, current,
                 json("[{'op':'jump','path':'/data'}]"))).code());
-        assertEquals(400, assertThrows(ApiException.class, () -> patcher.apply(pods, PatchType.JSON_PATCH, current,
+        assertEquals(400, assertThrows(ApiException.class, () -> apply(pods, PatchType.JSON_PATCH, current,
                 json("{'op':'add'}"))).code());
     }
 
@@ -60,7 +64,7 @@ class PatcherTest {
     void strategicMergePatchMergesContainersByName() throws Exception {
         ObjectNode current = object("{'spec':{'containers':[{'name':'a','image':'a:1','env':[{'name':'X','value':'1'}]},"
                 + "{'name':'b','image':'b:1'}]}}");
-        ObjectNode patched = patcher.apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
+        ObjectNode patched = apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
                 json("{'spec':{'containers':[{'name':'b','image':'b:2'},{'name':'c','image':'c:1'},"
                         + "{'name':'a','env':[{'name':'Y','value':'2'}]}]}}"));
         assertEquals(object("{'spec':{'containers':[{'name':'a','image':'a:1','env':[{'name':'X','value':'1'},"
@@ -71,7 +75,7 @@ class PatcherTest {
     void strategicMergePatchDirectives() throws Exception {
         ObjectNode current = object("{'metadata':{'finalizers':['a','b']},'spec':{'containers':[{'name':'a'},"
                 + "{'name':'b'}],'nodeSelector':{'x':'1','y':'2'}}}");
-        ObjectNode patched = patcher.apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
+        ObjectNode patched = apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
                 json("{'metadata':{'finalizers':['c'],'$deleteFromPrimitiveList/finalizers':['a']},"
                         + "'spec':{'containers':[{'name':'a','$patch':'delete'}],"
                         + "'nodeSelector':{'$patch':'replace','z':'3'}}}"));
@@ -83,7 +87,7 @@ class PatcherTest {
     void strategicMergePatchHonoursElementOrderAndRetainKeys() throws Exception {
         ObjectNode current = object("{'spec':{'containers':[{'name':'a'},{'name':'b'}],"
                 + "'strategy':{'type':'RollingUpdate','rollingUpdate':{'maxSurge':1}}}}");
-        ObjectNode patched = patcher.apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
+        ObjectNode patched = apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
                 json("{'spec':{'$setElementOrder/containers':[{'name':'b'},{'name':'a'}],"
                         + "'containers':[{'name':'b','image':'b'}],"
                         + "'strategy':{'$retainKeys':['type'],'type':'Recreate'}}}"));
@@ -94,14 +98,14 @@ class PatcherTest {
     @Test
     void listsWithoutAMergeKeyAreReplaced() throws Exception {
         ObjectNode current = object("{'spec':{'containers':[{'name':'a','args':['x','y']}]}}");
-        ObjectNode patched = patcher.apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
+        ObjectNode patched = apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
                 json("{'spec':{'containers':[{'name':'a','args':['z']}]}}"));
         assertEquals(object("{'spec':{'containers':[{'name':'a','args':['z']}]}}"), patched);
     }
 
     @Test
     void strategicMergePatchIsRefusedForCustomTypes() throws Exception {
-        ApiException e = assertThrows(ApiException.class, () -> patcher.apply(widgets,
+        ApiException e = assertThrows(ApiException.class, () -> apply(widgets,
                 PatchType.STRATEGIC_MERGE_PATCH, object("{}"), json("{}")));
         assertEquals(415, e.code());
     }
