@@ -1,6 +1,5 @@
 package io.watchgate.api;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.watchgate.objects.DeleteOptions;
 import io.watchgate.objects.Deletions;
 import io.watchgate.objects.ListOptions;
@@ -30,16 +29,16 @@ public class ResourceVerbs {
     private final ObjectReads reads;
     private final ObjectWrites writes;
     private final Deletions deletions;
-    private final Json json;
+    private final RequestBodies requests;
     private final ResponseBodies bodies;
 
-    ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions, Json json,
-            ResponseBodies bodies) {
+    ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions,
+            RequestBodies requests, ResponseBodies bodies) {
         this.types = types;
         this.reads = reads;
         this.writes = writes;
         this.deletions = deletions;
-        this.json = json;
+        this.requests = requests;
         this.bodies = bodies;
     }
 
@@ -78,7 +77,7 @@ public class ResourceVerbs {
         MediaTypes.requireJsonAcceptable(headers);
         MediaTypes.requireJsonBody(headers);
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "CreateOptions");
-        StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), json.parse(bodies.read(body)), dryRun);
+        StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), requests.json(body), dryRun);
         return bodies.object(201, created);
     }
 
@@ -87,7 +86,7 @@ public class ResourceVerbs {
         MediaTypes.requireJsonAcceptable(headers);
         MediaTypes.requireJsonBody(headers);
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "UpdateOptions");
-        return bodies.object(200, writes.update(target.type(), namespaceOrEmpty(target), name, json.parse(bodies.read(body)),
+        return bodies.object(200, writes.update(target.type(), namespaceOrEmpty(target), name, requests.json(body),
                 dryRun));
     }
 
@@ -99,7 +98,7 @@ public class ResourceVerbs {
                 .orElseThrow(() -> Patcher.unsupported(target.type()));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
         return bodies.object(200, writes.patch(target.type(), namespaceOrEmpty(target), name, patchType,
-                json.parse(bodies.read(body)), dryRun));
+                requests.json(body), dryRun));
     }
 
     Response delete(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
@@ -122,10 +121,10 @@ public class ResourceVerbs {
 
     /** DeleteOptions from the body when one is sent, else from the query (Kubernetes reads one or the other). */
     private DeleteOptions deleteOptions(UriInfo uri, HttpHeaders headers, InputStream body) {
-        byte[] bytes = bodies.read(body);
+        byte[] bytes = requests.read(body);
         if (bytes.length > 0) {
             MediaTypes.requireJsonBody(headers);
-            return DeleteOptions.fromBody(json.parse(bytes));
+            return DeleteOptions.fromBody(requests.json(bytes));
         }
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         return DeleteOptions.fromQuery(query.get("dryRun"), query.getFirst("propagationPolicy"),

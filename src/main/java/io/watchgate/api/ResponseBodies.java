@@ -6,9 +6,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.ByteArrayOutputStream;
-import io.watchgate.status.ApiException;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -20,31 +17,9 @@ import java.util.List;
 public class ResponseBodies {
 
     private final Json json;
-    private final ApiConfig config;
 
-    ResponseBodies(Json json, ApiConfig config) {
+    ResponseBodies(Json json) {
         this.json = json;
-        this.config = config;
-    }
-
-    /**
-     * Reads a request body, but never more than the configured limit: a longer one (sent without
-     * Content-Length, so not refused up front by {@link BodyLimit}) is 413 RequestEntityTooLarge.
-     */
-    public byte[] read(InputStream body) {
-        if (body == null) {
-            return new byte[0];
-        }
-        try {
-            byte[] bytes = body.readNBytes(config.maxBodyBytes() + 1);
-            if (bytes.length > config.maxBodyBytes()) {
-                throw new ApiException(413, "RequestEntityTooLarge", "the request body is larger than the limit of "
-                        + config.maxBodyBytes() + " bytes");
-            }
-            return bytes;
-        } catch (IOException e) {
-            throw ApiException.badRequest("the request body could not be read: " + e.getMessage());
-        }
     }
 
     public Response object(int status, StoredObject object) {
