@@ -55,9 +55,9 @@ public class ResourceVerbs {
         target.allowing("list");
         MediaTypes.requireJsonAcceptable(headers);
         MultivaluedMap<String, String> query = uri.getQueryParameters();
-        if (QueryFlags.bool("watch", query.getFirst("watch"))) {
-            // answering a watch with a list would leave the client waiting for events that never come
-            throw ApiException.badRequest("watch is not served yet: list, then poll with resourceVersion");
+        // watches never get here: WatchRoute serves them
+        if (query.getFirst("sendInitialEvents") != null && !query.getFirst("sendInitialEvents").isEmpty()) {
+            throw ApiException.badRequest("sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list");
         }
         ListOptions options = new ListOptions(query.getFirst("labelSelector"), query.getFirst("fieldSelector"),
                 query.getFirst("resourceVersion"), query.getFirst("resourceVersionMatch"),

@@ -65,10 +65,11 @@ final class EventHistory {
         }
     }
 
-    List<ChangeEvent> after(long revision) {
+    /** Up to {@code limit} retained events after {@code revision}, in order. */
+    List<ChangeEvent> after(long revision, int limit) {
         long from = revision + 1;
-        long to = newest;
-        List<ChangeEvent> events = new ArrayList<>((int) Math.max(0, to - revision));
+        long to = Math.min(newest, revision + limit);
+        List<ChangeEvent> events = new ArrayList<>((int) Math.max(0, Math.min(to - revision, 4096)));
         for (long r = from; r <= to; r++) {
             ChangeEvent event = at(r);
             if (event == null || revision < oldest) {

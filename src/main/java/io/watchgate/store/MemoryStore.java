@@ -199,8 +199,13 @@ public final class MemoryStore implements Store {
 
     @Override
     public List<ChangeEvent> eventsAfter(long rev) {
+        return eventsAfter(rev, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public List<ChangeEvent> eventsAfter(long rev, int limit) {
         checkReadable(rev);
-        return history.after(rev);
+        return history.after(rev, limit);
     }
 
     private void checkReadable(long rev) {

@@ -44,6 +44,14 @@ public interface Store {
     List<ChangeEvent> eventsAfter(long revision);
 
     /**
+     * At most {@code limit} of the committed events with revision greater than {@code revision}, in order: what a
+     * watcher catching up reads, a batch at a time.
+     *
+     * @throws StoreException.Compacted when events after {@code revision} are no longer retained
+     */
+    List<ChangeEvent> eventsAfter(long revision, int limit);
+
+    /**
      * Completes once the store has reached {@code revision}. A caller that stops waiting cancels the future,
      * which releases what the wait holds.
      */

@@ -1,0 +1,163 @@
+package io.watchgate.api;
+
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.watchgate.fanout.WatchHubs;
+import io.watchgate.objects.ReadConfig;
+import io.watchgate.schema.ResourceTypes;
+import io.watchgate.status.ApiException;
+import io.watchgate.status.StatusBody;
+import io.watchgate.store.Store;
+import io.watchgate.watch.HttpStreamSink;
+import io.watchgate.watch.WatchConfig;
+import io.watchgate.watch.WatchSpec;
+import io.watchgate.watch.WebSocketSink;
+import io.watchgate.watch.WireFormat;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Serves watches: {@code GET} on a collection with {@code watch=true}, or under the legacy {@code /watch/}
+ * prefix. A Vert.x route ahead of the resource API, because a watch is written straight to the connection as
+ * events happen: chunked JSON lines, Server-Sent Events for {@code Accept: text/event-stream}, or WebSocket
+ * messages when the request asks for an upgrade. Runs on the event loop and never blocks.
+ */
+@ApplicationScoped
+public class WatchRoute {
+
+    /** After Quarkus' own handlers (CORS among them), before the resource API. */
+    private static final int ORDER = 9_000;
+
+    private final ResourceTypes types;
+    private final WatchHubs hubs;
+    private final Store store;
+    private final ReadConfig reads;
+    private final WatchConfig config;
+
+    WatchRoute(ResourceTypes types, WatchHubs hubs, Store store, ReadConfig reads, WatchConfig config) {
+        this.types = types;
+        this.hubs = hubs;
+        this.store = store;
+        this.reads = reads;
+        this.config = config;
+    }
+
+    void install(@Observes Router router) {
+        router.get().order(ORDER).handler(this::handle);
+    }
+
+    private void handle(RoutingContext context) {
+        HttpServerRequest request = context.request();
+        WatchPath path = WatchPath.parse(context.normalizedPath());
+        if (path == null) {
+            context.next();
+            return;
+        }
+        WatchSpec spec;
+        WireFormat format;
+        boolean webSocket;
+        try {
+            boolean watch = path.legacy() || QueryFlags.bool("watch", request.getParam("watch"));
+            if (!watch || (path.name() != null && !path.legacy())) {
+                context.next();
+                return;
+            }
+            Target target = path.name() == null
+                    ? Target.resolve(types, path.group(), path.version(), path.namespace(), path.plural())
+                    : Target.resolveObject(types, path.group(), path.version(), path.namespace(), path.plural());
+            target.allowing("watch");
+            webSocket = isWebSocketUpgrade(request);
+            format = webSocket ? WireFormat.JSON_LINES : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT));
+            String lastEventId = format == WireFormat.SERVER_SENT_EVENTS ? request.getHeader("Last-Event-ID") : null;
+            spec = WatchRequests.parse(target.type(), target.namespace(), path.name(), request::getParam, lastEventId);
+            hubs.admit();
+        } catch (ApiException e) {
+            reply(context, e);
+            return;
+        }
+        whenStoreReaches(spec.requiredRevision(), () -> open(context, spec, format, webSocket), e -> {
+            hubs.release();
+            reply(context, e);
+        });
+    }
+
+    /**
+     * Runs {@code then} on this event loop once the store has reached {@code revision}, or {@code otherwise} with
+     * 504 "Too large resource version" after the configured wait, as a list would answer.
+     */
+    private void whenStoreReaches(long revision, Runnable then, java.util.function.Consumer<ApiException> otherwise) {
+        if (store.currentRevision() >= revision) {
+            then.run();
+            return;
+        }
+        Context here = Vertx.currentContext();
+        AtomicBoolean settled = new AtomicBoolean();
+        CompletableFuture<Long> reached = store.awaitRevision(revision);
+        long timer = here.owner().setTimer(reads.resourceVersionWait().toMillis(), id -> {
+            if (settled.compareAndSet(false, true)) {
+                reached.cancel(false);
+                otherwise.accept(ApiException.tooLargeResourceVersion(revision, store.currentRevision()));
+            }
+        });
+        reached.thenRun(() -> here.runOnContext(v -> {
+            if (settled.compareAndSet(false, true)) {
+                here.owner().cancelTimer(timer);
+                then.run();
+            }
+        }));
+    }
+
+    private void open(RoutingContext context, WatchSpec spec, WireFormat format, boolean webSocket) {
+        HttpServerRequest request = context.request();
+        if (webSocket) {
+            request.toWebSocket()
+                    .onSuccess(socket -> hubs.start(spec, new WebSocketSink(socket)))
+                    .onFailure(e -> hubs.release());
+            return;
+        }
+        HttpServerResponse response = context.response();
+        response.setStatusCode(200)
+                .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache, private");
+        if (request.version() != HttpVersion.HTTP_2) {
+            response.setChunked(true);
+        }
+        if (format == WireFormat.SERVER_SENT_EVENTS) {
+            response.putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
+                    .putHeader("X-Accel-Buffering", "no");
+            response.writeHead();
+            response.write(Buffer.buffer("retry: " + config.sseRetry().toMillis() + "\n\n"));
+        } else {
+            response.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+            response.writeHead();
+        }
+        hubs.start(spec, new HttpStreamSink(response, format));
+    }
+
+    private static boolean isWebSocketUpgrade(HttpServerRequest request) {
+        String upgrade = request.getHeader(HttpHeaders.UPGRADE);
+        return upgrade != null && upgrade.equalsIgnoreCase("websocket") && request.version() != HttpVersion.HTTP_2;
+    }
+
+    /** A refused watch: an HTTP error with a Status body, as for any other request. */
+    private static void reply(RoutingContext context, ApiException e) {
+        HttpServerResponse response = context.response();
+        if (response.headWritten()) {
+            response.reset();
+            return;
+        }
+        response.setStatusCode(e.code()).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+        if (e.retryAfterSeconds() != null) {
+            response.putHeader("Retry-After", Integer.toString(e.retryAfterSeconds()));
+        }
+        response.end(StatusBody.of(e).toString());
+    }
+}

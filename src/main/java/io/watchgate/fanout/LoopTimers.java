@@ -1,0 +1,96 @@
+package io.watchgate.fanout;
+
+import io.vertx.core.Vertx;
+import io.watchgate.watch.Watcher;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Every watcher deadline of one event loop (ends, bookmarks, heartbeats) behind a single Vert.x timer, armed for
+ * the earliest. Loop thread only.
+ */
+final class LoopTimers {
+
+    private record Due(long atMillis, long sequence, Watcher watcher, Watcher.TimerKind kind)
+            implements Comparable<Due> {
+        @Override
+        public int compareTo(Due other) {
+            int byTime = Long.compare(atMillis, other.atMillis);
+            return byTime != 0 ? byTime : Long.compare(sequence, other.sequence);
+        }
+    }
+
+    private final Vertx vertx;
+    private final TreeSet<Due> queue = new TreeSet<>();
+    private final Map<Watcher, List<Due>> byWatcher = new HashMap<>();
+    private long sequence;
+    private long timerId = -1;
+    private long armedFor = Long.MAX_VALUE;
+
+    LoopTimers(Vertx vertx) {
+        this.vertx = vertx;
+    }
+
+    void schedule(Watcher watcher, Watcher.TimerKind kind, long delayMillis) {
+        Due due = new Due(now() + Math.max(0, delayMillis), sequence++, watcher, kind);
+        queue.add(due);
+        byWatcher.computeIfAbsent(watcher, w -> new ArrayList<>(3)).add(due);
+        arm();
+    }
+
+    void cancel(Watcher watcher) {
+        List<Due> dues = byWatcher.remove(watcher);
+        if (dues != null) {
+            queue.removeAll(dues);
+        }
+    }
+
+    void cancelAll() {
+        queue.clear();
+        byWatcher.clear();
+        if (timerId >= 0) {
+            vertx.cancelTimer(timerId);
+            timerId = -1;
+        }
+    }
+
+    private void arm() {
+        if (queue.isEmpty()) {
+            return;
+        }
+        long first = queue.first().atMillis();
+        if (timerId >= 0 && armedFor <= first) {
+            return;
+        }
+        if (timerId >= 0) {
+            vertx.cancelTimer(timerId);
+        }
+        armedFor = first;
+        timerId = vertx.setTimer(Math.max(1, first - now()), id -> fire());
+    }
+
+    private void fire() {
+        timerId = -1;
+        armedFor = Long.MAX_VALUE;
+        long now = now();
+        while (!queue.isEmpty() && queue.first().atMillis() <= now) {
+            Due due = queue.pollFirst();
+            List<Due> dues = byWatcher.get(due.watcher());
+            if (dues != null) {
+                dues.remove(due);
+                if (dues.isEmpty()) {
+                    byWatcher.remove(due.watcher());
+                }
+            }
+            due.watcher().onTimer(due.kind());
+        }
+        arm();
+    }
+
+    private static long now() {
+        return System.nanoTime() / 1_000_000;
+    }
+}

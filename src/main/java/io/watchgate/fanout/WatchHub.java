@@ -1,0 +1,137 @@
+package io.watchgate.fanout;
+
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.Store;
+import io.watchgate.watch.EncodedEvent;
+import io.watchgate.watch.EventFrames;
+import io.watchgate.watch.WatchLoop;
+import io.watchgate.watch.Watcher;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The watchers of one event loop. It is the loop's one consumer of committed events: each event is taken once
+ * per loop, framed once, and offered to the loop's watchers of that resource. Loop thread only.
+ */
+final class WatchHub implements WatchLoop {
+
+    private final Context context;
+    private final EventFrames frames;
+    private final WatchHubs hubs;
+    private final LoopTimers timers;
+    private final Map<String, Set<Watcher>> byResource = new HashMap<>();
+    private final MessageConsumer<ChangeEvent> consumer;
+    private long lastRevision;
+    private boolean dispatching;
+    private final List<Watcher> detachedWhileDispatching = new ArrayList<>();
+
+    /** Must be created on the loop it serves. */
+    WatchHub(Vertx vertx, Store store, EventFrames frames, WatchHubs hubs) {
+        this.context = vertx.getOrCreateContext();
+        this.frames = frames;
+        this.hubs = hubs;
+        this.timers = new LoopTimers(vertx);
+        this.consumer = vertx.eventBus().localConsumer(EventPublisher.ADDRESS, message -> dispatch(message.body()));
+        this.lastRevision = store.currentRevision();
+    }
+
+    void attach(Watcher watcher) {
+        byResource.computeIfAbsent(watcher.resource(), r -> new LinkedHashSet<>()).add(watcher);
+        watcher.start();
+    }
+
+    private void dispatch(ChangeEvent event) {
+        long revision = event.revision();
+        if (revision <= lastRevision) {
+            return;
+        }
+        if (revision != lastRevision + 1) {
+            // not expected from an in-order bus, but if events were missed, history has them
+            for (Set<Watcher> watchers : byResource.values()) {
+                for (Watcher watcher : watchers) {
+                    watcher.fellBehind(lastRevision);
+                }
+            }
+        }
+        lastRevision = revision;
+        Set<Watcher> watchers = byResource.get(event.key().resource());
+        if (watchers == null) {
+            return;
+        }
+        EncodedEvent encoded = frames.of(event);
+        dispatching = true;
+        try {
+            for (Watcher watcher : watchers) {
+                watcher.offer(encoded);
+            }
+        } finally {
+            dispatching = false;
+        }
+        for (Watcher watcher : detachedWhileDispatching) {
+            forget(watcher);
+        }
+        detachedWhileDispatching.clear();
+    }
+
+    @Override
+    public long lastRevision() {
+        return lastRevision;
+    }
+
+    @Override
+    public void runSoon(Runnable task) {
+        context.runOnContext(v -> task.run());
+    }
+
+    @Override
+    public void schedule(Watcher watcher, Watcher.TimerKind kind, long delayMillis) {
+        timers.schedule(watcher, kind, delayMillis);
+    }
+
+    @Override
+    public void detach(Watcher watcher, boolean slow) {
+        timers.cancel(watcher);
+        hubs.detached(slow);
+        if (dispatching) {
+            detachedWhileDispatching.add(watcher);
+        } else {
+            forget(watcher);
+        }
+    }
+
+    private void forget(Watcher watcher) {
+        Set<Watcher> watchers = byResource.get(watcher.resource());
+        if (watchers != null) {
+            watchers.remove(watcher);
+            if (watchers.isEmpty()) {
+                byResource.remove(watcher.resource());
+            }
+        }
+    }
+
+    /** Ends every watch of this loop cleanly (each with a last bookmark if it asked for bookmarks). */
+    void endAll() {
+        List<Watcher> all = new ArrayList<>();
+        byResource.values().forEach(all::addAll);
+        for (Watcher watcher : all) {
+            watcher.end();
+        }
+    }
+
+    void close() {
+        endAll();
+        timers.cancelAll();
+        consumer.unregister();
+    }
+
+    Context context() {
+        return context;
+    }
+}

@@ -1,0 +1,117 @@
+package io.watchgate.fanout;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.watchgate.status.ApiException;
+import io.watchgate.store.Store;
+import io.watchgate.watch.EventFrames;
+import io.watchgate.watch.WatchConfig;
+import io.watchgate.watch.WatchSink;
+import io.watchgate.watch.WatchSpec;
+import io.watchgate.watch.Watcher;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** One {@link WatchHub} per event loop, made when the loop serves its first watch, and the watch count. */
+@ApplicationScoped
+public class WatchHubs {
+
+    private final Vertx vertx;
+    private final Store store;
+    private final EventFrames frames;
+    private final WatchConfig config;
+    private final ConcurrentHashMap<Thread, WatchHub> hubs = new ConcurrentHashMap<>();
+    private final AtomicInteger active = new AtomicInteger();
+    private final AtomicLong endedSlow = new AtomicLong();
+    private volatile boolean draining;
+
+    WatchHubs(Vertx vertx, Store store, EventFrames frames, WatchConfig config) {
+        this.vertx = vertx;
+        this.store = store;
+        this.frames = frames;
+        this.config = config;
+    }
+
+    /**
+     * Takes a place for one more watch, or refuses it: 503 while draining, 429 at the configured maximum.
+     * A caller that then cannot start its watch gives the place back with {@link #release()}.
+     */
+    public void admit() {
+        if (draining) {
+            throw new ApiException(503, "ServiceUnavailable", "the server is not accepting new watches right now",
+                    ApiException.Details.NONE, 1, null);
+        }
+        if (active.incrementAndGet() > config.maxWatchers()) {
+            active.decrementAndGet();
+            throw new ApiException(429, "TooManyRequests", "too many watches: the server serves at most "
+                    + config.maxWatchers() + " at once", ApiException.Details.NONE, 1, null);
+        }
+    }
+
+    public void release() {
+        active.decrementAndGet();
+    }
+
+    /** Starts an admitted watch on the calling event loop. */
+    public void start(WatchSpec spec, WatchSink sink) {
+        Context context = Vertx.currentContext();
+        if (context == null || !context.isEventLoopContext()) {
+            throw new IllegalStateException("watches are started on an event loop");
+        }
+        WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(), t -> new WatchHub(vertx, store, frames, this));
+        hub.attach(new Watcher(spec, sink, hub, store, frames, config));
+    }
+
+    void detached(boolean slow) {
+        active.decrementAndGet();
+        if (slow) {
+            endedSlow.incrementAndGet();
+        }
+    }
+
+    public int active() {
+        return active.get();
+    }
+
+    public long endedSlow() {
+        return endedSlow.get();
+    }
+
+    /**
+     * Ends every watch and refuses new ones until {@link #resume()}: clients reconnect elsewhere, or here later.
+     * Completes once every loop has ended its watches.
+     */
+    public Future<Void> drain() {
+        draining = true;
+        List<Future<Void>> ended = new ArrayList<>();
+        for (WatchHub hub : hubs.values()) {
+            Promise<Void> done = Promise.promise();
+            hub.context().runOnContext(v -> {
+                hub.endAll();
+                done.complete();
+            });
+            ended.add(done.future());
+        }
+        return Future.all(ended).mapEmpty();
+    }
+
+    public void resume() {
+        draining = false;
+    }
+
+    void stop(@Observes ShutdownEvent shutdown) {
+        draining = true;
+        for (WatchHub hub : hubs.values()) {
+            hub.context().runOnContext(v -> hub.close());
+        }
+        hubs.clear();
+    }
+}

@@ -1,0 +1,77 @@
+package io.watchgate.watch;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.buffer.Buffer;
+import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.EventType;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * One committed event and its frames, each built the first time a watcher needs it and then shared by every
+ * watcher that wants the same bytes, on any event loop. A race to build a frame builds equal bytes twice at most.
+ */
+public final class EncodedEvent {
+
+    /** Which object a watcher is sent, given how its selector saw the change. */
+    public enum Variant {
+        /** the event as committed */
+        AS_COMMITTED,
+        /** the new object as ADDED: it started to match the selector */
+        ADDED,
+        /** the previous object as DELETED, carrying the event's resourceVersion: it stopped matching */
+        DELETED_PREVIOUS
+    }
+
+    private static final int VARIANTS = Variant.values().length;
+
+    private final ChangeEvent event;
+    private final ObjectMapper mapper;
+    private final AtomicReferenceArray<Buffer> frames =
+            new AtomicReferenceArray<>(WireFormat.values().length * VARIANTS);
+    private volatile byte[] previousRestamped;
+
+    EncodedEvent(ChangeEvent event, ObjectMapper mapper) {
+        this.event = event;
+        this.mapper = mapper;
+    }
+
+    public ChangeEvent event() {
+        return event;
+    }
+
+    public long revision() {
+        return event.revision();
+    }
+
+    public Buffer frame(WireFormat format, Variant variant) {
+        int slot = format.ordinal() * VARIANTS + variant.ordinal();
+        Buffer frame = frames.get(slot);
+        if (frame == null) {
+            frame = switch (variant) {
+                case AS_COMMITTED -> format.frame(event.type().name(), event.object().json(), event.revision());
+                case ADDED -> format.frame(EventType.ADDED.name(), event.object().json(), event.revision());
+                case DELETED_PREVIOUS -> format.frame(EventType.DELETED.name(), previousRestamped(), event.revision());
+            };
+            frames.set(slot, frame);
+        }
+        return frame;
+    }
+
+    /** Kubernetes sends an object that left a watch's selection as it was before, but at the new resourceVersion. */
+    private byte[] previousRestamped() {
+        byte[] bytes = previousRestamped;
+        if (bytes == null) {
+            ObjectNode copy = event.previous().tree().deepCopy();
+            copy.withObject("/metadata").put("resourceVersion", Long.toString(event.revision()));
+            try {
+                bytes = mapper.writeValueAsBytes(copy);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("a stored object failed to serialize", e);
+            }
+            previousRestamped = bytes;
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,19 @@
+package io.watchgate.watch;
+
+/**
+ * What a watcher needs from the event loop that serves it. Every call happens on that loop's thread.
+ */
+public interface WatchLoop {
+
+    /** The newest revision this loop has fanned out: a live watcher has been offered every event up to it. */
+    long lastRevision();
+
+    /** Runs {@code task} on this loop after what is already queued: how long work yields to other clients. */
+    void runSoon(Runnable task);
+
+    /** Calls {@link Watcher#onTimer} with {@code kind} after {@code delayMillis}, on a timer shared by the loop. */
+    void schedule(Watcher watcher, Watcher.TimerKind kind, long delayMillis);
+
+    /** Forgets the watcher and its timers; {@code slow} when it was ended for falling behind. */
+    void detach(Watcher watcher, boolean slow);
+}

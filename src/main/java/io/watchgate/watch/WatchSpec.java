@@ -1,0 +1,26 @@
+package io.watchgate.watch;
+
+import io.watchgate.objects.Selection;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.store.KeyRange;
+import java.time.Duration;
+
+/**
+ * What one watch asks for, checked and resolved from its request.
+ *
+ * @param initialEvents   start with a synthetic ADDED for every matching object of one snapshot
+ * @param resourceVersion the client's revision, or {@link #UNSET}. With {@code initialEvents} the snapshot is
+ *                        not older than it; without, the watch delivers exactly the changes after it.
+ * @param initialEventsEnd end the initial events with the {@code k8s.io/initial-events-end} bookmark
+ * @param timeout         when the server ends the stream, or null for the server's randomized default
+ */
+public record WatchSpec(ResourceType type, KeyRange range, Selection selection, boolean initialEvents,
+        long resourceVersion, boolean bookmarks, boolean initialEventsEnd, Duration timeout) {
+
+    public static final long UNSET = -1;
+
+    /** The revision the store must have reached before this watch can start. */
+    public long requiredRevision() {
+        return Math.max(resourceVersion, 0);
+    }
+}

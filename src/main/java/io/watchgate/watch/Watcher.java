@@ -1,0 +1,351 @@
+package io.watchgate.watch;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.buffer.Buffer;
+import io.watchgate.objects.Selection;
+import io.watchgate.status.ApiException;
+import io.watchgate.status.StatusBody;
+import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.ObjectKey;
+import io.watchgate.store.Page;
+import io.watchgate.store.Store;
+import io.watchgate.store.StoreException;
+import io.watchgate.store.StoredObject;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * One watch: it sends the initial events its request asks for, catches up from the store's history, then takes
+ * live events from its loop, and ends on timeout, when its client leaves, or when its client stops reading.
+ *
+ * <p>Exactly once, in order: {@link #position} is the revision through which every event has been handled, and
+ * an event is handled only if it comes after it, whether it arrives live or from history. A watcher whose client
+ * stops reading stops taking live events and later catches up from history, which is shared by every watcher:
+ * a slow client costs its connection's buffers, never a queue of its own. Runs on its loop's thread only.
+ */
+public final class Watcher {
+
+    private static final Logger LOG = Logger.getLogger(Watcher.class);
+    private static final byte[] HEARTBEAT = ": heartbeat\n\n".getBytes(StandardCharsets.US_ASCII);
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    public enum TimerKind { END, BOOKMARK, HEARTBEAT }
+
+    private enum State { SNAPSHOT, CATCHING_UP, LIVE, STALLED, ENDED }
+
+    private final WatchSpec spec;
+    private final WatchSink sink;
+    private final WatchLoop loop;
+    private final Store store;
+    private final EventFrames frames;
+    private final WatchConfig config;
+    private State state = State.SNAPSHOT;
+    private long position;
+    private boolean wentLive;
+    private int missed;
+
+    public Watcher(WatchSpec spec, WatchSink sink, WatchLoop loop, Store store, EventFrames frames,
+            WatchConfig config) {
+        this.spec = spec;
+        this.sink = sink;
+        this.loop = loop;
+        this.store = store;
+        this.frames = frames;
+        this.config = config;
+    }
+
+    public WatchSpec spec() {
+        return spec;
+    }
+
+    public String resource() {
+        return spec.type().resource();
+    }
+
+    public boolean isLive() {
+        return state == State.LIVE;
+    }
+
+    /** Starts the watch; the store has reached the spec's required revision. */
+    public void start() {
+        sink.onClose(this::closed);
+        loop.schedule(this, TimerKind.END, lifetimeMillis());
+        if (sendsBookmarks()) {
+            loop.schedule(this, TimerKind.BOOKMARK, config.bookmarkInterval().toMillis());
+        }
+        if (isEventStream()) {
+            loop.schedule(this, TimerKind.HEARTBEAT, config.sseHeartbeat().toMillis());
+        }
+        if (spec.initialEvents()) {
+            sendSnapshot(store.currentRevision(), null);
+        } else if (spec.resourceVersion() > 0) {
+            position = spec.resourceVersion();
+            catchUp();
+        } else {
+            position = store.currentRevision();
+            goLive();
+        }
+    }
+
+    private long lifetimeMillis() {
+        if (spec.timeout() != null) {
+            return spec.timeout().toMillis();
+        }
+        long min = config.minDuration().toMillis();
+        long max = Math.max(min, config.maxDuration().toMillis());
+        return min + (long) (Math.random() * (max - min));
+    }
+
+    /** Sends the snapshot at {@code snapshot} as ADDED events, a page at a time, yielding between pages. */
+    private void sendSnapshot(long snapshot, ObjectKey after) {
+        if (state == State.ENDED) {
+            return;
+        }
+        Page page;
+        try {
+            Selection selection = spec.selection();
+            page = store.list(spec.range(), snapshot, after, config.batchSize(),
+                    object -> selection.matches(object.tree()), false);
+        } catch (StoreException.Compacted e) {
+            expire(snapshot, e.oldest());
+            return;
+        }
+        WireFormat format = sink.format();
+        for (StoredObject object : page.items()) {
+            // no id: a client cut off halfway through the snapshot must start over, not resume inside it
+            sink.write(format.frame("ADDED", object.json(), WireFormat.NO_ID));
+        }
+        if (page.hasMore()) {
+            ObjectKey next = page.last().key();
+            continueWhenWritable(() -> sendSnapshot(snapshot, next));
+            return;
+        }
+        position = snapshot;
+        if (spec.initialEventsEnd() || (isEventStream() && spec.initialEvents())) {
+            sink.write(bookmark(snapshot, true));
+        }
+        continueWhenWritable(this::catchUp);
+    }
+
+    private void continueWhenWritable(Runnable next) {
+        if (sink.writeQueueFull()) {
+            sink.onDrain(next);
+        } else {
+            loop.runSoon(next);
+        }
+    }
+
+    /** Delivers from history, a batch at a time, until caught up with the store; then goes live. */
+    private void catchUp() {
+        if (state == State.ENDED) {
+            return;
+        }
+        state = State.CATCHING_UP;
+        long head = store.currentRevision();
+        if (position >= head) {
+            goLive();
+            return;
+        }
+        List<ChangeEvent> events;
+        try {
+            events = store.eventsAfter(position, config.batchSize());
+        } catch (StoreException.Compacted e) {
+            fellOutOfHistory(e.oldest());
+            return;
+        }
+        for (ChangeEvent event : events) {
+            position = event.revision();
+            Buffer frame = select(frames.of(event));
+            if (frame != null) {
+                sink.write(frame);
+                if (sink.writeQueueFull()) {
+                    stall();
+                    return;
+                }
+            }
+        }
+        if (position >= head) {
+            goLive();
+        } else {
+            loop.runSoon(this::catchUp);
+        }
+    }
+
+    private void goLive() {
+        state = State.LIVE;
+        wentLive = true;
+    }
+
+    /** An event as its loop fans it out, in revision order. */
+    public void offer(EncodedEvent event) {
+        switch (state) {
+            case LIVE -> {
+                if (event.revision() <= position) {
+                    return; // delivered from history already
+                }
+                position = event.revision();
+                Buffer frame = select(event);
+                if (frame != null) {
+                    sink.write(frame);
+                    if (sink.writeQueueFull()) {
+                        stall();
+                    }
+                }
+            }
+            case STALLED -> {
+                if (spec.range().contains(event.event().key()) && ++missed > config.maxBacklog()) {
+                    endSlow(missed + " events behind");
+                }
+            }
+            default -> {
+                // reading history: the event will come from there
+            }
+        }
+    }
+
+    /** The loop missed events after {@code through}: a live watcher fetches them from history. */
+    public void fellBehind(long through) {
+        if (state == State.LIVE) {
+            position = Math.max(position, through);
+            state = State.CATCHING_UP;
+            loop.runSoon(this::catchUp);
+        }
+    }
+
+    private void stall() {
+        state = State.STALLED;
+        missed = 0;
+        sink.onDrain(this::catchUp);
+    }
+
+    /** The frame this watcher gets for {@code event}, or null when the event is not its business. */
+    private Buffer select(EncodedEvent encoded) {
+        ChangeEvent event = encoded.event();
+        if (!spec.range().contains(event.key())) {
+            return null;
+        }
+        WireFormat format = sink.format();
+        Selection selection = spec.selection();
+        if (selection.isEverything()) {
+            return encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED);
+        }
+        boolean before = event.previous() != null && selection.matches(event.previous().tree());
+        boolean now = switch (event.type()) {
+            case DELETED -> false;
+            default -> selection.matches(event.object().tree());
+        };
+        return switch (event.type()) {
+            case ADDED -> now ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED) : null;
+            case DELETED -> before ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED) : null;
+            case MODIFIED -> before && now ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED)
+                    : now ? encoded.frame(format, EncodedEvent.Variant.ADDED)
+                    : before ? encoded.frame(format, EncodedEvent.Variant.DELETED_PREVIOUS)
+                    : null;
+        };
+    }
+
+    public void onTimer(TimerKind kind) {
+        if (state == State.ENDED) {
+            return;
+        }
+        switch (kind) {
+            case END -> end();
+            case BOOKMARK -> {
+                if (state == State.LIVE) {
+                    // bookmarks are a courtesy: a watcher busy catching up or stalled just skips one
+                    sink.write(bookmark(bookmarkRevision(), false));
+                    stallIfFull();
+                }
+                loop.schedule(this, TimerKind.BOOKMARK, config.bookmarkInterval().toMillis());
+            }
+            case HEARTBEAT -> {
+                if (state != State.STALLED) {
+                    sink.write(Buffer.buffer(HEARTBEAT));
+                    stallIfFull();
+                }
+                loop.schedule(this, TimerKind.HEARTBEAT, config.sseHeartbeat().toMillis());
+            }
+        }
+    }
+
+    private void stallIfFull() {
+        if (state == State.LIVE && sink.writeQueueFull()) {
+            stall();
+        }
+    }
+
+    /** A live watcher has been offered everything its loop fanned out, and has handled its own position. */
+    private long bookmarkRevision() {
+        return Math.max(position, loop.lastRevision());
+    }
+
+    /** Ends the stream cleanly, after a last bookmark so that the client resumes without replay. */
+    public void end() {
+        if (state == State.ENDED) {
+            return;
+        }
+        if (state == State.LIVE && sendsBookmarks()) {
+            sink.write(bookmark(bookmarkRevision(), false));
+        }
+        state = State.ENDED;
+        loop.detach(this, false);
+        sink.end();
+    }
+
+    private void closed() {
+        if (state != State.ENDED) {
+            state = State.ENDED;
+            loop.detach(this, false);
+        }
+    }
+
+    private void endSlow(String how) {
+        LOG.infof("ended a watch of %s%s: its client stopped reading (%s); it may re-watch from resourceVersion %d",
+                resource(), spec.range().namespace() == null ? "" : " in " + spec.range().namespace(), how,
+                position);
+        state = State.ENDED;
+        loop.detach(this, true);
+        sink.abort();
+    }
+
+    private void fellOutOfHistory(long oldest) {
+        if (wentLive) {
+            endSlow("its resourceVersion " + position + " left the history");
+        } else {
+            expire(spec.initialEvents() ? position : spec.resourceVersion(), oldest);
+        }
+    }
+
+    /** Tells the client to relist, the Kubernetes way: an ERROR event carrying a 410 Expired Status. */
+    private void expire(long requested, long oldest) {
+        ApiException gone = ApiException.expired("too old resource version: " + requested + " (" + oldest + ")");
+        sink.write(sink.format().frame("ERROR", StatusBody.of(gone).toString().getBytes(StandardCharsets.UTF_8),
+                WireFormat.NO_ID));
+        state = State.ENDED;
+        loop.detach(this, false);
+        sink.end();
+    }
+
+    private Buffer bookmark(long revision, boolean initialEventsEnd) {
+        ObjectNode object = NODES.objectNode();
+        object.put("kind", spec.type().kind());
+        object.put("apiVersion", spec.type().apiVersion());
+        ObjectNode metadata = object.putObject("metadata");
+        metadata.put("resourceVersion", Long.toString(revision));
+        if (initialEventsEnd) {
+            metadata.putObject("annotations").put("k8s.io/initial-events-end", "true");
+        }
+        return sink.format().frame("BOOKMARK", object.toString().getBytes(StandardCharsets.UTF_8), revision);
+    }
+
+    private boolean sendsBookmarks() {
+        // an EventSource cannot ask, and bookmarks keep its Last-Event-ID fresh
+        return spec.bookmarks() || isEventStream();
+    }
+
+    private boolean isEventStream() {
+        return sink.format() == WireFormat.SERVER_SENT_EVENTS;
+    }
+}

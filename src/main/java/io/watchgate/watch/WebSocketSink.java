@@ -1,0 +1,61 @@
+package io.watchgate.watch;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketFrameType;
+import io.vertx.core.http.impl.ws.WebSocketFrameImpl;
+
+/** A watch over a WebSocket: one text message per watch event, as kube-apiserver sends them. */
+public final class WebSocketSink implements WatchSink {
+
+    private final ServerWebSocket socket;
+
+    public WebSocketSink(ServerWebSocket socket) {
+        this.socket = socket;
+    }
+
+    @Override
+    public WireFormat format() {
+        return WireFormat.JSON_LINES;
+    }
+
+    @Override
+    public void write(Buffer frame) {
+        if (!socket.isClosed()) {
+            // a text frame over the shared bytes: the public API would decode and encode a String per watcher
+            socket.writeFrame(new WebSocketFrameImpl(WebSocketFrameType.TEXT, frame.getByteBuf(), true));
+        }
+    }
+
+    @Override
+    public boolean writeQueueFull() {
+        return socket.writeQueueFull();
+    }
+
+    @Override
+    public void onDrain(Runnable action) {
+        socket.drainHandler(v -> action.run());
+    }
+
+    @Override
+    public void onClose(Runnable action) {
+        socket.closeHandler(v -> action.run());
+        if (socket.isClosed()) {
+            action.run(); // the client left before the watch started
+        }
+    }
+
+    @Override
+    public void end() {
+        if (!socket.isClosed()) {
+            socket.close();
+        }
+    }
+
+    @Override
+    public void abort() {
+        if (!socket.isClosed()) {
+            socket.close((short) 1008, "watch ended: the client fell too far behind");
+        }
+    }
+}
