@@ -7,7 +7,7 @@ import io.restassured.response.Response;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Small helpers that keep the HTTP tests reading like kubectl sessions. */
-final class Api {
+public final class Api {
 
     private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
@@ -15,7 +15,7 @@ final class Api {
     }
 
     /** Creates a fresh namespace so each test has a collection of its own. */
-    static String newNamespace(String prefix) {
+    public static String newNamespace(String prefix) {
         String name = prefix + "-" + NAMESPACES.incrementAndGet() + "-" + System.nanoTime() % 100000;
         given().contentType(ContentType.JSON)
                 .body("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + name + "\"}}")
@@ -24,33 +24,33 @@ final class Api {
         return name;
     }
 
-    static String configMaps(String namespace) {
+    public static String configMaps(String namespace) {
         return "/api/v1/namespaces/" + namespace + "/configmaps";
     }
 
     /** A ConfigMap body; {@code extra} is spliced in verbatim (e.g. a labels or data member). */
-    static String configMap(String name, String extra) {
+    public static String configMap(String name, String extra) {
         return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\"}"
                 + (extra.isEmpty() ? "" : "," + extra) + "}";
     }
 
-    static String labelled(String name, String labels) {
+    public static String labelled(String name, String labels) {
         return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\",\"labels\":"
                 + labels + "},\"data\":{\"k\":\"v\"}}";
     }
 
-    static Response create(String collection, String body) {
+    public static Response create(String collection, String body) {
         return given().contentType(ContentType.JSON).body(body).post(collection);
     }
 
-    static Response createOk(String collection, String body) {
+    public static Response createOk(String collection, String body) {
         Response response = create(collection, body);
         response.then().statusCode(201);
         return response;
     }
 
     /** The store's newest revision, read as the resourceVersion of a list. */
-    static long currentRevision() {
+    public static long currentRevision() {
         return Long.parseLong(given().get("/api/v1/namespaces").then().statusCode(200)
                 .extract().path("metadata.resourceVersion"));
     }

@@ -1,0 +1,138 @@
+package io.watchgate.watch;
+
+import static io.watchgate.api.Api.configMaps;
+import static io.watchgate.api.Api.newNamespace;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.MemoryStore;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Exactly once, in order: a watch started at resourceVersion R sees every later event of its collection once, in
+ * revision order, however writes interleave with its attaching (history replay joining the live feed).
+ */
+@QuarkusTest
+class ExactlyOnceTest {
+
+    private static final int WRITERS = 4;
+    private static final int WRITES_PER_WRITER = 300;
+    private static final int WATCHERS = 24;
+
+    @Inject
+    MemoryStore store;
+
+    private record Attached(WatchStream stream, String namespace, long from) {
+    }
+
+    @Test
+    void watchersAttachingWhileFourWritersRunEachSeeExactlyTheEventsAfterTheirResourceVersion() throws Exception {
+        List<String> namespaces = List.of(newNamespace("once-a"), newNamespace("once-b"));
+        long start = store.currentRevision();
+        ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
+        List<Future<?>> done = new ArrayList<>();
+        for (int w = 0; w < WRITERS; w++) {
+            int writer = w;
+            done.add(writers.submit(() -> write(writer, namespaces)));
+        }
+        Random random = new Random(42);
+        List<Attached> watchers = new ArrayList<>();
+        try {
+            for (int i = 0; i < WATCHERS; i++) {
+                // attach at a random recent revision while the writers are busy
+                long target = start + (long) (i + 1) * WRITERS * WRITES_PER_WRITER / (WATCHERS + 2);
+                while (store.currentRevision() < target && !allDone(done)) {
+                    Thread.onSpinWait();
+                }
+                long current = store.currentRevision();
+                long from = Math.max(start, current - random.nextInt(40));
+                String namespace = i % 3 == 2 ? null : namespaces.get(i % 3);
+                String path = namespace == null ? "/api/v1/configmaps" : configMaps(namespace);
+                watchers.add(new Attached(WatchStream.open(path + "?watch=true&resourceVersion=" + from),
+                        namespace, from));
+            }
+            for (Future<?> writer : done) {
+                writer.get(2, TimeUnit.MINUTES);
+            }
+            for (Attached watcher : watchers) {
+                List<String> expected = new ArrayList<>();
+                for (ChangeEvent event : store.eventsAfter(watcher.from())) {
+                    if (event.key().resource().equals("configmaps")
+                            && (watcher.namespace() == null || event.key().namespace().equals(watcher.namespace()))) {
+                        expected.add(event.revision() + " " + event.type() + " " + event.key().name());
+                    }
+                }
+                List<String> seen = new ArrayList<>();
+                while (seen.size() < expected.size()) {
+                    JsonNode event = watcher.stream().next();
+                    seen.add(WatchStream.revision(event) + " " + WatchStream.type(event) + " " + WatchStream.name(event));
+                }
+                assertEquals(expected, seen, "watch from " + watcher.from() + " of "
+                        + (watcher.namespace() == null ? "all namespaces" : watcher.namespace()));
+                assertEquals(null, watcher.stream().next(java.time.Duration.ofMillis(100)), "and nothing more");
+            }
+        } finally {
+            writers.shutdownNow();
+            watchers.forEach(w -> w.stream().close());
+        }
+    }
+
+    private static boolean allDone(List<Future<?>> futures) {
+        return futures.stream().allMatch(Future::isDone);
+    }
+
+    /** Creates, updates and deletes this writer's own objects at random. */
+    private static void write(int writer, List<String> namespaces) {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        Random random = new Random(writer);
+        boolean[] exists = new boolean[16];
+        for (int i = 0; i < WRITES_PER_WRITER; i++) {
+            int slot = random.nextInt(exists.length);
+            String namespace = namespaces.get(slot % namespaces.size());
+            String name = "w" + writer + "-" + slot;
+            String collection = "http://localhost:" + RestAssured.port + configMaps(namespace);
+            String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
+                    + "\"},\"data\":{\"i\":\"" + i + "\"}}";
+            HttpRequest request;
+            int expected;
+            if (!exists[slot]) {
+                request = HttpRequest.newBuilder(URI.create(collection)).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                expected = 201;
+                exists[slot] = true;
+            } else if (random.nextInt(3) == 0) {
+                request = HttpRequest.newBuilder(URI.create(collection + "/" + name)).DELETE().build();
+                expected = 200;
+                exists[slot] = false;
+            } else {
+                request = HttpRequest.newBuilder(URI.create(collection + "/" + name))
+                        .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body))
+                        .build();
+                expected = 200;
+            }
+            try {
+                HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() != expected) {
+                    throw new AssertionError(request + " answered " + response.statusCode() + ": " + response.body());
+                }
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+}
