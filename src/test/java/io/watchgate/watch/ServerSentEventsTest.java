@@ -1,0 +1,193 @@
+package io.watchgate.watch;
+
+import static io.watchgate.api.Api.configMap;
+import static io.watchgate.api.Api.configMaps;
+import static io.watchgate.api.Api.createOk;
+import static io.watchgate.api.Api.currentRevision;
+import static io.watchgate.api.Api.newNamespace;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.test.junit.QuarkusTest;
+import io.watchgate.store.MemoryStore;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Watches for browsers: the same URL with {@code Accept: text/event-stream}, resumable with Last-Event-ID. */
+@QuarkusTest
+class ServerSentEventsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String EVENT_STREAM = "text/event-stream";
+
+    @Inject
+    MemoryStore store;
+
+    /** One parsed event-stream event (comments and retry hints are kept apart). */
+    private record Sse(String id, String event, String data) {
+        JsonNode json() {
+            try {
+                return JSON.readTree(data);
+            } catch (Exception e) {
+                throw new AssertionError("data is not JSON: " + data, e);
+            }
+        }
+
+        String name() {
+            return json().path("metadata").path("name").asText();
+        }
+    }
+
+    /** Reads a stream as an EventSource would, keeping the comment lines it sees on the way. */
+    private static final class EventSourceReader {
+        private final WatchStream stream;
+        final List<String> comments = new ArrayList<>();
+        String retry;
+
+        EventSourceReader(WatchStream stream) {
+            this.stream = stream;
+        }
+
+        Sse next(Duration wait) {
+            String id = null;
+            String event = null;
+            StringBuilder data = null;
+            while (true) {
+                String line = stream.nextLine(wait);
+                if (line == null) {
+                    return null;
+                }
+                if (line.isEmpty()) {
+                    if (data != null) {
+                        return new Sse(id, event, data.toString());
+                    }
+                    continue;
+                }
+                if (line.startsWith(":")) {
+                    comments.add(line);
+                } else if (line.startsWith("retry: ")) {
+                    retry = line.substring(7);
+                } else if (line.startsWith("id: ")) {
+                    id = line.substring(4);
+                } else if (line.startsWith("event: ")) {
+                    event = line.substring(7);
+                } else if (line.startsWith("data: ")) {
+                    data = (data == null ? new StringBuilder() : data.append('\n')).append(line.substring(6));
+                } else {
+                    throw new AssertionError("not an event-stream line: " + line);
+                }
+            }
+        }
+
+        Sse next() {
+            Sse sse = next(Duration.ofSeconds(10));
+            assertNotNull(sse, "no event within 10 s");
+            return sse;
+        }
+
+        /** The next event that is not a bookmark. */
+        Sse nextChange() {
+            Sse sse = next();
+            while (sse.event().equals("BOOKMARK")) {
+                sse = next();
+            }
+            return sse;
+        }
+    }
+
+    @Test
+    void anEventSourceGetsTheStateThenChangesEachWithItsResourceVersionAsId() {
+        String ns = newNamespace("sse-stream");
+        createOk(configMaps(ns), configMap("a", ""));
+        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM)) {
+            assertEquals(200, stream.status());
+            assertTrue(stream.header("content-type").startsWith(EVENT_STREAM), stream.header("content-type"));
+            assertEquals("no", stream.header("x-accel-buffering"));
+            assertEquals("no-cache, private", stream.header("cache-control"));
+            EventSourceReader events = new EventSourceReader(stream);
+
+            Sse initial = events.next();
+            assertEquals("ADDED", initial.event());
+            assertEquals("a", initial.name());
+            assertNull(initial.id(), "an initial event is no place to resume from");
+            assertNotNull(events.retry, "a retry hint comes first");
+
+            Sse end = events.next();
+            assertEquals("BOOKMARK", end.event());
+            assertEquals("true", end.json().path("metadata").path("annotations").path("k8s.io/initial-events-end")
+                    .asText());
+            assertEquals(end.json().path("metadata").path("resourceVersion").asText(), end.id(),
+                    "the end of the initial events is a resume point");
+
+            long created = Long.parseLong(createOk(configMaps(ns), configMap("b", "")).path("metadata.resourceVersion"));
+            Sse added = events.nextChange();
+            assertEquals("ADDED", added.event());
+            assertEquals(Long.toString(created), added.id());
+
+            // heartbeats (1 s in tests) keep proxies from closing an idle stream
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (events.comments.isEmpty() && System.nanoTime() < deadline) {
+                events.next(Duration.ofMillis(500));
+            }
+            assertFalse(events.comments.isEmpty(), "a comment heartbeat within 5 s");
+        }
+    }
+
+    @Test
+    void reconnectingWithLastEventIdResumesExactlyAfterIt() {
+        String ns = newNamespace("sse-resume");
+        long from = currentRevision();
+        List<String> names = new ArrayList<>();
+        String lastEventId;
+        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + from,
+                "Accept", EVENT_STREAM)) {
+            EventSourceReader events = new EventSourceReader(stream);
+            createOk(configMaps(ns), configMap("a", ""));
+            createOk(configMaps(ns), configMap("b", ""));
+            events.nextChange();
+            Sse b = events.nextChange();
+            names.add("a");
+            names.add(b.name());
+            lastEventId = b.id();
+        }
+        // the browser is away while these happen
+        createOk(configMaps(ns), configMap("c", ""));
+        createOk(configMaps(ns), configMap("d", ""));
+        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + from,
+                "Accept", EVENT_STREAM, "Last-Event-ID", lastEventId)) {
+            EventSourceReader events = new EventSourceReader(stream);
+            names.add(events.nextChange().name());
+            names.add(events.nextChange().name());
+            createOk(configMaps(ns), configMap("e", ""));
+            names.add(events.nextChange().name());
+            Sse more = events.next(Duration.ofMillis(300));
+            assertTrue(more == null || more.event().equals("BOOKMARK"), "nothing is sent twice: " + more);
+        }
+        assertEquals(List.of("a", "b", "c", "d", "e"), names, "Last-Event-ID wins over the query: no gap, no repeat");
+    }
+
+    @Test
+    void aCompactedLastEventIdGetsAnErrorEventWith410ThenTheStreamCloses() {
+        String ns = newNamespace("sse-expired");
+        long old = currentRevision();
+        createOk(configMaps(ns), configMap("a", ""));
+        store.compactTo(store.currentRevision(), 1000);
+        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM,
+                "Last-Event-ID", Long.toString(old))) {
+            EventSourceReader events = new EventSourceReader(stream);
+            Sse error = events.next();
+            assertEquals("ERROR", error.event());
+            assertEquals(410, error.json().path("code").asInt());
+            assertEquals("Expired", error.json().path("reason").asText());
+            assertTrue(stream.endsWithin(Duration.ofSeconds(5)));
+        }
+    }
+}
