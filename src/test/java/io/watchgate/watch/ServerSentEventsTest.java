@@ -107,8 +107,10 @@ class ServerSentEventsTest {
     void anEventSourceGetsTheStateThenChangesEachWithItsResourceVersionAsId() {
         String ns = newNamespace("sse-stream");
         createOk(configMaps(ns), configMap("a", ""));
-        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM)) {
+        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM,
+                "Origin", "https://dashboard.example")) {
             assertEquals(200, stream.status());
+            assertNull(stream.header("access-control-allow-origin"), "CORS is off unless configured");
             assertTrue(stream.header("content-type").startsWith(EVENT_STREAM), stream.header("content-type"));
             assertEquals("no", stream.header("x-accel-buffering"));
             assertEquals("no-cache, private", stream.header("cache-control"));

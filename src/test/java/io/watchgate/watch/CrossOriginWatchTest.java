@@ -1,0 +1,46 @@
+package io.watchgate.watch;
+
+import static io.watchgate.api.Api.configMaps;
+import static io.watchgate.api.Api.currentRevision;
+import static io.watchgate.api.Api.newNamespace;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A page served from another origin may watch once CORS is configured for it (it is off by default). */
+@QuarkusTest
+@TestProfile(CrossOriginWatchTest.DashboardOrigin.class)
+class CrossOriginWatchTest {
+
+    static final String DASHBOARD = "https://dashboard.example";
+
+    public static class DashboardOrigin implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.http.cors.enabled", "true", "quarkus.http.cors.origins", DASHBOARD);
+        }
+    }
+
+    @Test
+    void anEventStreamFromAnAllowedOriginCarriesTheCorsHeader() {
+        String ns = newNamespace("sse-cors");
+        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
+                "Accept", "text/event-stream", "Origin", DASHBOARD)) {
+            assertEquals(200, stream.status());
+            assertEquals(DASHBOARD, stream.header("access-control-allow-origin"));
+        }
+    }
+
+    @Test
+    void anOriginNotConfiguredIsRefused() {
+        String ns = newNamespace("sse-cors-other");
+        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
+                "Accept", "text/event-stream", "Origin", "https://elsewhere.example")) {
+            assertEquals(403, stream.status());
+        }
+    }
+}
