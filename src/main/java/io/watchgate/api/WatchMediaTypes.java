@@ -10,8 +10,8 @@ final class WatchMediaTypes {
     }
 
     /**
-     * {@code text/event-stream} (what EventSource sends) gets Server-Sent Events; anything that admits JSON gets
-     * JSON lines (a Table request falls back to plain objects, like a list); anything else is 406.
+     * {@code text/event-stream} (what EventSource sends) gets Server-Sent Events; anything that admits plain JSON
+     * gets JSON lines; anything else is 406.
      */
     static WireFormat negotiate(String accept) {
         if (accept == null || accept.isBlank()) {
@@ -19,11 +19,17 @@ final class WatchMediaTypes {
         }
         boolean json = false;
         for (String range : accept.split(",")) {
-            String type = range.split(";", 2)[0].trim().toLowerCase();
+            String[] parts = range.split(";");
+            String type = parts[0].trim().toLowerCase();
             if (type.equals("text/event-stream")) {
                 return WireFormat.SERVER_SENT_EVENTS;
             }
-            if (type.equals("application/json") || type.equals("application/*") || type.equals("*/*")) {
+            boolean asOtherKind = false;
+            for (int i = 1; i < parts.length; i++) {
+                asOtherKind |= parts[i].trim().toLowerCase().startsWith("as=");
+            }
+            // a Table (as=Table) is not served yet: kubectl offers plain JSON after it
+            if (!asOtherKind && (type.equals("application/json") || type.equals("application/*") || type.equals("*/*"))) {
                 json = true;
             }
         }

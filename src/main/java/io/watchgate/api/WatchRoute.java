@@ -118,6 +118,10 @@ public class WatchRoute {
 
     private void open(RoutingContext context, WatchSpec spec, WireFormat format, boolean webSocket) {
         HttpServerRequest request = context.request();
+        if (context.response().closed()) {
+            hubs.release(); // the client left while the watch waited for its resourceVersion
+            return;
+        }
         if (webSocket) {
             request.toWebSocket()
                     .onSuccess(socket -> hubs.start(spec, new WebSocketSink(socket)))

@@ -229,8 +229,16 @@ class WatchProtocolTest {
                     .body("kind", org.hamcrest.Matchers.equalTo("Status"))
                     .body("reason", org.hamcrest.Matchers.equalTo("BadRequest"));
         }
-        given().accept("application/vnd.kubernetes.protobuf").get(configMaps(ns) + "?watch=true")
-                .then().statusCode(406).body("reason", org.hamcrest.Matchers.equalTo("NotAcceptable"));
+        for (String accept : List.of("application/vnd.kubernetes.protobuf", "application/json;as=Table;v=v1;g=meta.k8s.io")) {
+            given().accept(accept).get(configMaps(ns) + "?watch=true")
+                    .then().statusCode(406).body("reason", org.hamcrest.Matchers.equalTo("NotAcceptable"));
+        }
+        // what kubectl get --watch sends: Tables first, then plain JSON, which it gets
+        try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
+                "Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json")) {
+            assertEquals(200, watch.status());
+            assertEquals("application/json", watch.header("content-type"));
+        }
         given().get("/api/v1/namespaces/" + ns + "/widgets?watch=true")
                 .then().statusCode(404).body("kind", org.hamcrest.Matchers.equalTo("Status"));
     }
