@@ -67,4 +67,31 @@ class Http2Test {
         String answer = post("application/json", Buffer.buffer("{\"metadata\":{\"generateName\":\"h2-\"}}"));
         assertTrue(answer.startsWith("201 "), answer);
     }
+
+    @Test
+    void aWatchStreamsOverAnHttp2Stream() throws Exception {
+        long from = Api.currentRevision();
+        java.util.concurrent.CompletableFuture<String> firstEvent = new java.util.concurrent.CompletableFuture<>();
+        client.request(HttpMethod.GET, RestAssured.port, "localhost",
+                        "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + from)
+                .compose(request -> request.send())
+                .onSuccess(response -> {
+                    StringBuilder received = new StringBuilder();
+                    response.handler(chunk -> {
+                        received.append(chunk.toString());
+                        int newline = received.indexOf("\n");
+                        if (newline >= 0) {
+                            firstEvent.complete(response.version() + " " + response.getHeader("content-type") + " "
+                                    + received.substring(0, newline));
+                            response.request().reset();
+                        }
+                    });
+                })
+                .onFailure(firstEvent::completeExceptionally);
+        String created = post("application/json", Buffer.buffer("{\"metadata\":{\"name\":\"h2-watched-"
+                + System.nanoTime() + "\"}}"));
+        assertTrue(created.startsWith("201 "), created);
+        String event = firstEvent.get(10, TimeUnit.SECONDS);
+        assertTrue(event.startsWith("HTTP_2 application/json {\"type\":\"ADDED\""), event);
+    }
 }
