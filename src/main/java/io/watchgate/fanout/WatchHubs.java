@@ -66,6 +66,12 @@ public class WatchHubs {
         if (context == null || !context.isEventLoopContext()) {
             throw new IllegalStateException("watches are started on an event loop");
         }
+        if (draining) {
+            // admitted before the drain began, and started after it ended the others: end it too
+            release();
+            sink.end();
+            return;
+        }
         WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(), t -> new WatchHub(vertx, store, frames, this));
         hub.attach(new Watcher(spec, sink, hub, store, frames, config));
     }
