@@ -12,6 +12,8 @@ import java.util.function.Function;
 /** Reads a watch's query parameters as kube-apiserver validates them for a watch. */
 final class WatchRequests {
 
+    private static final long MAX_TIMEOUT_SECONDS = 100L * 365 * 24 * 3600;
+
     private WatchRequests() {
     }
 
@@ -50,6 +52,11 @@ final class WatchRequests {
                         + "resourceVersionMatch to NotOlderThan");
             }
             initialEvents = QueryFlags.bool("sendInitialEvents", sendInitialEvents);
+            if (initialEvents && !bookmarks) {
+                // the bookmark that ends the initial events is how the client knows it has them all
+                throw ApiException.badRequest("allowWatchBookmarks: Forbidden: sendInitialEvents requires setting "
+                        + "allowWatchBookmarks to true");
+            }
             if (!initialEvents && revision == 0) {
                 revision = WatchSpec.UNSET; // "any" resourceVersion: start from the newest
             }
@@ -67,8 +74,7 @@ final class WatchRequests {
         }
         Duration timeout = timeout(query.apply("timeoutSeconds"));
         return new WatchSpec(type, new KeyRange(type.resource(), type.namespaced() ? namespace : null), selection,
-                initialEvents, revision, bookmarks, initialEvents && bookmarks && sendInitialEvents != null,
-                timeout);
+                initialEvents, revision, bookmarks, initialEvents && sendInitialEvents != null, timeout);
     }
 
     private static Duration timeout(String value) {
@@ -78,7 +84,8 @@ final class WatchRequests {
         try {
             long seconds = Long.parseLong(value);
             if (seconds >= 0) {
-                return seconds == 0 ? null : Duration.ofSeconds(seconds);
+                // a timer cannot wait longer than a long's milliseconds; a century is forever enough
+                return seconds == 0 ? null : Duration.ofSeconds(Math.min(seconds, MAX_TIMEOUT_SECONDS));
             }
         } catch (NumberFormatException e) {
             // answered below

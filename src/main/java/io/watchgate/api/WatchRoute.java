@@ -22,6 +22,7 @@ import io.watchgate.watch.WebSocketSink;
 import io.watchgate.watch.WireFormat;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -79,14 +80,19 @@ public class WatchRoute {
             format = webSocket ? WireFormat.JSON_LINES : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT));
             String lastEventId = format == WireFormat.SERVER_SENT_EVENTS ? request.getHeader("Last-Event-ID") : null;
             spec = WatchRequests.parse(target.type(), target.namespace(), path.name(), request::getParam, lastEventId);
-            hubs.admit();
         } catch (ApiException e) {
             reply(context, e);
             return;
         }
+        try {
+            hubs.admit();
+        } catch (ApiException e) {
+            refuse(context, e, format);
+            return;
+        }
         whenStoreReaches(spec.requiredRevision(), () -> open(context, spec, format, webSocket), e -> {
             hubs.release();
-            reply(context, e);
+            refuse(context, e, format);
         });
     }
 
@@ -149,6 +155,32 @@ public class WatchRoute {
     private static boolean isWebSocketUpgrade(HttpServerRequest request) {
         String upgrade = request.getHeader(HttpHeaders.UPGRADE);
         return upgrade != null && upgrade.equalsIgnoreCase("websocket") && request.version() != HttpVersion.HTTP_2;
+    }
+
+    /**
+     * A watch refused for now (503 draining, 429 too many, 504 resourceVersion not reached). An EventSource never
+     * retries after an error status, so it gets an event stream instead: empty, with a {@code retry:} that says when
+     * to come back, or for 504 an ERROR event, as for an expired resourceVersion.
+     */
+    private static void refuse(RoutingContext context, ApiException e, WireFormat format) {
+        if (format != WireFormat.SERVER_SENT_EVENTS || context.response().headWritten()) {
+            reply(context, e);
+            return;
+        }
+        if (e.code() == 504) {
+            // a Last-Event-ID from before a restart of a volatile store would never come: have the page relist
+            context.response().setStatusCode(200)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
+                    .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache, private")
+                    .end(format.frame("ERROR", StatusBody.of(e).toString().getBytes(StandardCharsets.UTF_8),
+                            WireFormat.RESET_ID));
+            return;
+        }
+        long retryMillis = (e.retryAfterSeconds() == null ? 1 : e.retryAfterSeconds()) * 1000L;
+        context.response().setStatusCode(200)
+                .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
+                .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache, private")
+                .end(": " + e.getMessage().replaceAll("[\\r\\n]", " ") + "\nretry: " + retryMillis + "\n\n");
     }
 
     /** A refused watch: an HTTP error with a Status body, as for any other request. */

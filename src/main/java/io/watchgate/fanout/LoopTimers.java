@@ -76,18 +76,25 @@ final class LoopTimers {
         timerId = -1;
         armedFor = Long.MAX_VALUE;
         long now = now();
-        while (!queue.isEmpty() && queue.first().atMillis() <= now) {
-            Due due = queue.pollFirst();
-            List<Due> dues = byWatcher.get(due.watcher());
-            if (dues != null) {
-                dues.remove(due);
-                if (dues.isEmpty()) {
-                    byWatcher.remove(due.watcher());
+        try {
+            while (!queue.isEmpty() && queue.first().atMillis() <= now) {
+                Due due = queue.pollFirst();
+                List<Due> dues = byWatcher.get(due.watcher());
+                if (dues != null) {
+                    dues.remove(due);
+                    if (dues.isEmpty()) {
+                        byWatcher.remove(due.watcher());
+                    }
+                }
+                try {
+                    due.watcher().onTimer(due.kind());
+                } catch (RuntimeException e) {
+                    due.watcher().fail(e);
                 }
             }
-            due.watcher().onTimer(due.kind());
+        } finally {
+            arm();
         }
-        arm();
     }
 
     private static long now() {

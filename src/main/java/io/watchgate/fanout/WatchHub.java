@@ -44,7 +44,11 @@ final class WatchHub implements WatchLoop {
 
     void attach(Watcher watcher) {
         byResource.computeIfAbsent(watcher.resource(), r -> new LinkedHashSet<>()).add(watcher);
-        watcher.start();
+        try {
+            watcher.start();
+        } catch (RuntimeException e) {
+            watcher.fail(e);
+        }
     }
 
     private void dispatch(ChangeEvent event) {
@@ -69,7 +73,11 @@ final class WatchHub implements WatchLoop {
         dispatching = true;
         try {
             for (Watcher watcher : watchers) {
-                watcher.offer(encoded);
+                try {
+                    watcher.offer(encoded);
+                } catch (RuntimeException e) {
+                    watcher.fail(e); // the others still get this event
+                }
             }
         } finally {
             dispatching = false;

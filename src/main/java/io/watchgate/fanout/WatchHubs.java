@@ -73,7 +73,11 @@ public class WatchHubs {
             return;
         }
         WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(), t -> new WatchHub(vertx, store, frames, this));
-        hub.attach(new Watcher(spec, sink, hub, store, frames, config));
+        Watcher watcher = new Watcher(spec, sink, hub, store, frames, config);
+        hub.attach(watcher);
+        if (draining) {
+            watcher.end(); // a drain began while this loop's hub was being made: it may not have seen this one
+        }
     }
 
     void detached(boolean slow) {

@@ -45,6 +45,7 @@ public final class Watcher {
     private long position;
     private boolean wentLive;
     private int missed;
+    private int drainWait;
 
     public Watcher(WatchSpec spec, WatchSink sink, WatchLoop loop, Store store, EventFrames frames,
             WatchConfig config) {
@@ -71,6 +72,9 @@ public final class Watcher {
     /** Starts the watch; the store has reached the spec's required revision. */
     public void start() {
         sink.onClose(this::closed);
+        if (state == State.ENDED) {
+            return; // the client left before the watch started
+        }
         loop.schedule(this, TimerKind.END, lifetimeMillis());
         if (sendsBookmarks()) {
             loop.schedule(this, TimerKind.BOOKMARK, config.bookmarkInterval().toMillis());
@@ -82,6 +86,7 @@ public final class Watcher {
             sendSnapshot(store.currentRevision(), null);
         } else if (spec.resourceVersion() > 0) {
             position = spec.resourceVersion();
+            state = State.CATCHING_UP;
             catchUp();
         } else {
             position = store.currentRevision();
@@ -100,7 +105,7 @@ public final class Watcher {
 
     /** Sends the snapshot at {@code snapshot} as ADDED events, a page at a time, yielding between pages. */
     private void sendSnapshot(long snapshot, ObjectKey after) {
-        if (state == State.ENDED) {
+        if (state != State.SNAPSHOT) {
             return;
         }
         Page page;
@@ -116,33 +121,49 @@ public final class Watcher {
         for (StoredObject object : page.items()) {
             // no id: a client cut off halfway through the snapshot must start over, not resume inside it
             sink.write(format.frame("ADDED", object.json(), WireFormat.NO_ID));
+            boolean lastOfAll = object == page.last() && !page.hasMore();
+            if (!lastOfAll && sink.writeQueueFull()) {
+                ObjectKey next = object.key();
+                afterDrain(() -> sendSnapshot(snapshot, next));
+                return;
+            }
         }
         if (page.hasMore()) {
             ObjectKey next = page.last().key();
-            continueWhenWritable(() -> sendSnapshot(snapshot, next));
+            loop.runSoon(() -> sendSnapshot(snapshot, next));
             return;
         }
         position = snapshot;
         if (spec.initialEventsEnd() || (isEventStream() && spec.initialEvents())) {
             sink.write(bookmark(snapshot, true));
         }
-        continueWhenWritable(this::catchUp);
+        state = State.CATCHING_UP;
+        if (sink.writeQueueFull()) {
+            afterDrain(this::catchUp);
+        } else {
+            loop.runSoon(this::catchUp);
+        }
     }
 
-    private void continueWhenWritable(Runnable next) {
-        if (sink.writeQueueFull()) {
-            sink.onDrain(next);
-        } else {
-            loop.runSoon(next);
-        }
+    /**
+     * Runs {@code next} once the client has taken up its backlog. Vert.x calls a drain handler at every return to
+     * writable, so each wait gets a number and only the newest wait's action runs, once.
+     */
+    private void afterDrain(Runnable next) {
+        int wait = ++drainWait;
+        sink.onDrain(() -> {
+            if (wait == drainWait && state != State.ENDED) {
+                drainWait++;
+                next.run();
+            }
+        });
     }
 
     /** Delivers from history, a batch at a time, until caught up with the store; then goes live. */
     private void catchUp() {
-        if (state == State.ENDED) {
+        if (state != State.CATCHING_UP) {
             return;
         }
-        state = State.CATCHING_UP;
         long head = store.currentRevision();
         if (position >= head) {
             goLive();
@@ -176,6 +197,7 @@ public final class Watcher {
     private void goLive() {
         state = State.LIVE;
         wentLive = true;
+        drainWait++; // no earlier wait may act on a live watcher
     }
 
     /** An event as its loop fans it out, in revision order. */
@@ -217,7 +239,10 @@ public final class Watcher {
     private void stall() {
         state = State.STALLED;
         missed = 0;
-        sink.onDrain(this::catchUp);
+        afterDrain(() -> {
+            state = State.CATCHING_UP;
+            catchUp();
+        });
     }
 
     /** The frame this watcher gets for {@code event}, or null when the event is not its business. */
@@ -261,7 +286,7 @@ public final class Watcher {
                 loop.schedule(this, TimerKind.BOOKMARK, config.bookmarkInterval().toMillis());
             }
             case HEARTBEAT -> {
-                if (state != State.STALLED) {
+                if (state == State.LIVE) {
                     sink.write(Buffer.buffer(HEARTBEAT));
                     stallIfFull();
                 }
@@ -310,6 +335,16 @@ public final class Watcher {
         sink.abort();
     }
 
+    /** Something went wrong serving this watch: drop it, so that the client re-watches, and keep the others going. */
+    public void fail(RuntimeException e) {
+        LOG.errorf(e, "a watch of %s failed; its connection is closed", resource());
+        if (state != State.ENDED) {
+            state = State.ENDED;
+            loop.detach(this, false);
+            sink.abort();
+        }
+    }
+
     private void fellOutOfHistory(long oldest) {
         if (wentLive) {
             endSlow("its resourceVersion " + position + " left the history");
@@ -321,8 +356,9 @@ public final class Watcher {
     /** Tells the client to relist, the Kubernetes way: an ERROR event carrying a 410 Expired Status. */
     private void expire(long requested, long oldest) {
         ApiException gone = ApiException.expired("too old resource version: " + requested + " (" + oldest + ")");
+        // an EventSource is told to forget its Last-Event-ID, so that reconnecting starts from a fresh snapshot
         sink.write(sink.format().frame("ERROR", StatusBody.of(gone).toString().getBytes(StandardCharsets.UTF_8),
-                WireFormat.NO_ID));
+                WireFormat.RESET_ID));
         state = State.ENDED;
         loop.detach(this, false);
         sink.end();

@@ -22,7 +22,9 @@ public enum WireFormat {
         @Override
         public Buffer frame(String type, byte[] object, long id) {
             Buffer frame = Buffer.buffer(object.length + 48);
-            if (id != NO_ID) {
+            if (id == RESET_ID) {
+                frame.appendString("id\n");
+            } else if (id != NO_ID) {
                 frame.appendString("id: ").appendString(Long.toString(id)).appendByte((byte) '\n');
             }
             // compact JSON has no raw line breaks, so one data line carries it
@@ -34,6 +36,9 @@ public enum WireFormat {
 
     /** For frames that must not move a client's resume point (initial events, errors). */
     public static final long NO_ID = -1;
+
+    /** For a frame after which a client must not resume where it was (an expired watch): clears its last id. */
+    public static final long RESET_ID = -2;
 
     private static final byte[] JSON_PREFIX = "{\"type\":\"".getBytes(StandardCharsets.UTF_8);
     private static final byte[] JSON_INFIX = "\",\"object\":".getBytes(StandardCharsets.UTF_8);

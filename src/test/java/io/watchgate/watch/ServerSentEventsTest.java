@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.junit.QuarkusTest;
+import io.watchgate.fanout.WatchHubs;
 import io.watchgate.store.MemoryStore;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -30,6 +31,9 @@ class ServerSentEventsTest {
 
     @Inject
     MemoryStore store;
+
+    @Inject
+    WatchHubs hubs;
 
     /** One parsed event-stream event (comments and retry hints are kept apart). */
     private record Sse(String id, String event, String data) {
@@ -77,6 +81,8 @@ class ServerSentEventsTest {
                     retry = line.substring(7);
                 } else if (line.startsWith("id: ")) {
                     id = line.substring(4);
+                } else if (line.equals("id")) {
+                    id = ""; // clears the EventSource's last event id
                 } else if (line.startsWith("event: ")) {
                     event = line.substring(7);
                 } else if (line.startsWith("data: ")) {
@@ -189,7 +195,36 @@ class ServerSentEventsTest {
             assertEquals("ERROR", error.event());
             assertEquals(410, error.json().path("code").asInt());
             assertEquals("Expired", error.json().path("reason").asText());
+            assertEquals("", error.id(), "the browser forgets its Last-Event-ID, so it cannot loop on it");
             assertTrue(stream.endsWithin(Duration.ofSeconds(5)));
+        }
+    }
+
+    @Test
+    void anEventSourceIsNeverAnsweredWithAnErrorStatusItWouldNotRetry() throws Exception {
+        String ns = newNamespace("sse-refused");
+        createOk(configMaps(ns), configMap("a", ""));
+        long future = currentRevision() + 1000;
+        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM,
+                "Last-Event-ID", Long.toString(future))) {
+            assertEquals(200, stream.status());
+            Sse error = new EventSourceReader(stream).next();
+            assertEquals("ERROR", error.event());
+            assertEquals(504, error.json().path("code").asInt(), "a resourceVersion the store never reached");
+            assertEquals("", error.id());
+        }
+        hubs.drain().toCompletionStage().toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM)) {
+            assertEquals(200, stream.status(), "while draining");
+            EventSourceReader reader = new EventSourceReader(stream);
+            assertNull(reader.next(Duration.ofSeconds(5)));
+            assertEquals("1000", reader.retry, "come back in a second");
+            assertTrue(stream.endsWithin(Duration.ofSeconds(1)));
+        } finally {
+            hubs.resume();
+        }
+        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM)) {
+            assertEquals("ADDED", new EventSourceReader(stream).next().event(), "served again after the drain");
         }
     }
 }

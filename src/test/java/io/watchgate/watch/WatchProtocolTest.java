@@ -215,6 +215,7 @@ class WatchProtocolTest {
         String ns = newNamespace("watch-invalid");
         for (String query : List.of(
                 "watch=true&sendInitialEvents=true",
+                "watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan",
                 "watch=true&sendInitialEvents=true&resourceVersionMatch=Exact&resourceVersion=1",
                 "watch=true&resourceVersionMatch=NotOlderThan&resourceVersion=1",
                 "watch=true&resourceVersionMatch=Sometimes&sendInitialEvents=true",
