@@ -1,0 +1,213 @@
+package io.watchgate.watch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.buffer.Buffer;
+import io.watchgate.objects.Selection;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.schema.ResourceTypes;
+import io.watchgate.store.KeyRange;
+import io.watchgate.store.MemoryStore;
+import io.watchgate.store.Mutation;
+import io.watchgate.store.ObjectKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One watcher against a client that keeps filling its buffers, on a loop driven by hand: whatever order drains,
+ * timers and live events come in, every event is sent once, in order.
+ */
+class WatcherTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern EVENT = Pattern.compile("\\{\"type\":\"(\\w+)\",\"object\":.*\"name\":\"([^\"]+)\".*"
+            + "\"resourceVersion\":\"(\\d+)\"");
+
+    private final MemoryStore store = new MemoryStore(JSON, 1000, Long.MAX_VALUE, Clock.systemUTC());
+    private final ResourceType configMaps = new ResourceTypes().find("", "v1", "configmaps").orElseThrow();
+    private final HandDrivenLoop loop = new HandDrivenLoop();
+    private final ChokingSink sink = new ChokingSink();
+
+    @Test
+    void drainsThatComeAgainNeverResendInitialEventsNorMoveTheWatchBack() {
+        for (int i = 0; i < 7; i++) {
+            create("cm-" + i);
+        }
+        Watcher watcher = watcher(true);
+        watcher.start();
+        // Vert.x calls a drain handler at every return to writable: call it often, interleaved with bookmark
+        // timers (which write when the watcher is live) and with its own continuations
+        for (int round = 0; round < 50; round++) {
+            sink.drainAgain();
+            watcher.onTimer(Watcher.TimerKind.BOOKMARK);
+            loop.runQueued();
+        }
+        sink.drainAgain();
+        loop.runQueued();
+        assertTrue(watcher.isLive(), "it got through the snapshot: " + sink.events());
+        create("cm-live");
+        watcher.offer(new EventFrames(JSON).of(store.eventsAfter(store.currentRevision() - 1).get(0)));
+        for (int round = 0; round < 20; round++) {
+            sink.drainAgain();
+            loop.runQueued();
+        }
+        List<String> adds = sink.events().stream().filter(e -> e.startsWith("ADDED")).toList();
+        assertEquals(List.of("ADDED cm-0", "ADDED cm-1", "ADDED cm-2", "ADDED cm-3", "ADDED cm-4", "ADDED cm-5",
+                "ADDED cm-6", "ADDED cm-live"), adds.stream().map(e -> e.substring(0, e.lastIndexOf(' '))).toList());
+        assertEquals(1, sink.events().stream().filter(e -> e.equals("BOOKMARK initial-events-end")).count(),
+                "one end-of-initial-events bookmark");
+    }
+
+    @Test
+    void aWatcherThatStallsWhileCatchingUpResumesWhereItStopped() {
+        create("before");
+        long from = store.currentRevision();
+        for (int i = 0; i < 9; i++) {
+            create("cm-" + i);
+        }
+        Watcher watcher = watcher(false, from);
+        watcher.start();
+        for (int round = 0; round < 50; round++) {
+            sink.drainAgain();
+            loop.runQueued();
+        }
+        List<String> revisions = sink.events().stream().filter(e -> !e.startsWith("BOOKMARK"))
+                .map(e -> e.substring(e.lastIndexOf(' ') + 1)).toList();
+        List<String> expected = new ArrayList<>();
+        for (long r = from + 1; r <= store.currentRevision(); r++) {
+            expected.add(Long.toString(r));
+        }
+        assertEquals(expected, revisions);
+    }
+
+    private void create(String name) {
+        ObjectNode object = JSON.createObjectNode();
+        object.put("apiVersion", "v1").put("kind", "ConfigMap");
+        object.putObject("metadata").put("name", name).put("namespace", "ns");
+        store.commit(Mutation.create(new ObjectKey("configmaps", "ns", name), object));
+    }
+
+    private Watcher watcher(boolean initialEvents) {
+        return watcher(initialEvents, WatchSpec.UNSET);
+    }
+
+    private Watcher watcher(boolean initialEvents, long resourceVersion) {
+        WatchSpec spec = new WatchSpec(configMaps, new KeyRange("configmaps", "ns"),
+                Selection.parse(configMaps, null, null), initialEvents, resourceVersion, true, initialEvents,
+                Duration.ofHours(1));
+        return new Watcher(spec, sink, loop, store, new EventFrames(JSON), new SmallBatches());
+    }
+
+    /** A client whose buffer is full after every write, until it drains. */
+    private static final class ChokingSink implements WatchSink {
+        private final List<String> frames = new ArrayList<>();
+        private Runnable drain;
+        private boolean full;
+
+        @Override
+        public WireFormat format() {
+            return WireFormat.JSON_LINES;
+        }
+
+        @Override
+        public void write(Buffer frame) {
+            frames.add(frame.toString());
+            full = true;
+        }
+
+        @Override
+        public boolean writeQueueFull() {
+            return full;
+        }
+
+        /** Like Vert.x: the handler stays installed and is called at every return to writable. */
+        void drainAgain() {
+            full = false;
+            if (drain != null) {
+                drain.run();
+            }
+        }
+
+        @Override
+        public void onDrain(Runnable action) {
+            drain = action;
+        }
+
+        @Override
+        public void onClose(Runnable action) {
+        }
+
+        @Override
+        public void end() {
+        }
+
+        @Override
+        public void abort() {
+        }
+
+        /** "TYPE name revision" per watch event. */
+        List<String> events() {
+            List<String> events = new ArrayList<>();
+            for (String frame : frames) {
+                Matcher m = EVENT.matcher(frame);
+                if (m.find()) {
+                    events.add(m.group(1) + " " + m.group(2) + " " + m.group(3));
+                } else if (frame.contains("k8s.io/initial-events-end")) {
+                    events.add("BOOKMARK initial-events-end");
+                } else if (frame.contains("\"BOOKMARK\"")) {
+                    events.add("BOOKMARK");
+                }
+            }
+            return events;
+        }
+    }
+
+    private final class HandDrivenLoop implements WatchLoop {
+        private final Queue<Runnable> queued = new ArrayDeque<>();
+
+        @Override
+        public long lastRevision() {
+            return store.currentRevision();
+        }
+
+        @Override
+        public void runSoon(Runnable task) {
+            queued.add(task);
+        }
+
+        void runQueued() {
+            for (int n = queued.size(); n > 0; n--) {
+                queued.poll().run();
+            }
+        }
+
+        @Override
+        public void schedule(Watcher watcher, Watcher.TimerKind kind, long delayMillis) {
+        }
+
+        @Override
+        public void detach(Watcher watcher, boolean slow) {
+        }
+    }
+
+    private static final class SmallBatches implements WatchConfig {
+        public Duration minDuration() { return Duration.ofMinutes(30); }
+        public Duration maxDuration() { return Duration.ofMinutes(60); }
+        public Duration bookmarkInterval() { return Duration.ofSeconds(60); }
+        public Duration sseHeartbeat() { return Duration.ofSeconds(15); }
+        public Duration sseRetry() { return Duration.ofSeconds(3); }
+        public int maxBacklog() { return 1000; }
+        public int maxWatchers() { return 10; }
+        public int batchSize() { return 2; }
+    }
+}
