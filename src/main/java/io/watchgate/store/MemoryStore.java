@@ -184,6 +184,32 @@ public final class MemoryStore implements Store {
         return new Page(rev, List.copyOf(items), remaining);
     }
 
+    @Override
+    public Scan scan(KeyRange range, long rev, ObjectKey startAfter, int maxExamined,
+            Predicate<StoredObject> filter) {
+        checkReadable(rev);
+        List<StoredObject> matches = new ArrayList<>();
+        ObjectKey last = null;
+        int examined = 0;
+        for (Map.Entry<ObjectKey, VersionChain> entry : keysOf(range, startAfter).entrySet()) {
+            if (examined == maxExamined) {
+                checkReadable(rev);
+                return new Scan(List.copyOf(matches), last);
+            }
+            examined++;
+            last = entry.getKey();
+            if (!range.contains(last)) {
+                continue;
+            }
+            StoredObject value = entry.getValue().valueAt(rev);
+            if (value != null && filter.test(value)) {
+                matches.add(value);
+            }
+        }
+        checkReadable(rev);
+        return new Scan(List.copyOf(matches), null);
+    }
+
     /** The keys of {@code range} after {@code startAfter}, which may lie anywhere (it comes from a client). */
     private ConcurrentNavigableMap<ObjectKey, VersionChain> keysOf(KeyRange range, ObjectKey startAfter) {
         ObjectKey lowest = range.lowest();

@@ -40,6 +40,13 @@ public interface Store {
     Page list(KeyRange range, long revision, ObjectKey startAfter, int limit, Predicate<StoredObject> filter,
             boolean countRemaining);
 
+    /**
+     * Reads the next stretch of a snapshot: examines at most {@code maxExamined} keys of {@code range} after
+     * {@code startAfter} (null for the beginning) and returns those that match {@code filter}. Bounded work per
+     * call, however selective the filter: what a watch's initial events read between other work.
+     */
+    Scan scan(KeyRange range, long revision, ObjectKey startAfter, int maxExamined, Predicate<StoredObject> filter);
+
     /** The committed events with revision greater than {@code revision}, in order. */
     List<ChangeEvent> eventsAfter(long revision);
 

@@ -38,7 +38,7 @@ public interface WatchConfig {
     @WithDefault("150000")
     int maxWatchers();
 
-    /** How many events or objects a watcher writes before it lets its event loop serve others. */
+    /** How many events a watcher sends, or keys of its initial snapshot it reads, before its loop serves others. */
     @WithDefault("256")
     int batchSize();
 }

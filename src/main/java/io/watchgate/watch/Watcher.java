@@ -8,7 +8,7 @@ import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.ObjectKey;
-import io.watchgate.store.Page;
+import io.watchgate.store.Scan;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoreException;
 import io.watchgate.store.StoredObject;
@@ -103,33 +103,38 @@ public final class Watcher {
         return min + (long) (Math.random() * (max - min));
     }
 
-    /** Sends the snapshot at {@code snapshot} as ADDED events, a page at a time, yielding between pages. */
+    /**
+     * Sends the snapshot at {@code snapshot} as ADDED events, a stretch of keys at a time, yielding between
+     * stretches and waiting whenever the client's buffers are full.
+     */
     private void sendSnapshot(long snapshot, ObjectKey after) {
         if (state != State.SNAPSHOT) {
             return;
         }
-        Page page;
+        Scan scan;
         try {
             Selection selection = spec.selection();
-            page = store.list(spec.range(), snapshot, after, config.batchSize(),
-                    object -> selection.matches(object.tree()), false);
+            scan = store.scan(spec.range(), snapshot, after, config.batchSize(),
+                    object -> selection.matches(object.tree()));
         } catch (StoreException.Compacted e) {
             expire(snapshot, e.oldest());
             return;
         }
         WireFormat format = sink.format();
-        for (StoredObject object : page.items()) {
+        List<StoredObject> matches = scan.matches();
+        for (int i = 0; i < matches.size(); i++) {
+            StoredObject object = matches.get(i);
             // no id: a client cut off halfway through the snapshot must start over, not resume inside it
             sink.write(format.frame("ADDED", object.json(), WireFormat.NO_ID));
-            boolean lastOfAll = object == page.last() && !page.hasMore();
+            boolean lastOfAll = scan.isDone() && i == matches.size() - 1;
             if (!lastOfAll && sink.writeQueueFull()) {
                 ObjectKey next = object.key();
                 afterDrain(() -> sendSnapshot(snapshot, next));
                 return;
             }
         }
-        if (page.hasMore()) {
-            ObjectKey next = page.last().key();
+        if (!scan.isDone()) {
+            ObjectKey next = scan.lastExamined();
             loop.runSoon(() -> sendSnapshot(snapshot, next));
             return;
         }

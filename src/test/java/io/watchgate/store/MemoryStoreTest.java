@@ -317,4 +317,25 @@ class MemoryStoreTest {
         assertThrows(StoreException.KeyExists.class, () -> small.commit(Mutation.create(key("a"), object("a", "2"))));
         assertEquals(0, small.oldestRevision(), "a write that commits nothing must not shorten history");
     }
+
+    @Test
+    void aScanExaminesABoundedStretchOfKeysHoweverSelectiveItsFilter() {
+        for (String name : List.of("a", "b", "c", "d", "e")) {
+            store.commit(Mutation.create(key(name), object(name, name.equals("e") ? "wanted" : "other")));
+        }
+        long snapshot = store.currentRevision();
+        store.commit(Mutation.update(key("e"), object("e", "changed later"), snapshot));
+        KeyRange range = new KeyRange("configmaps", "ns");
+        java.util.function.Predicate<StoredObject> wanted = o -> o.tree().path("value").asText().equals("wanted");
+
+        Scan first = store.scan(range, snapshot, null, 2, wanted);
+        assertEquals(List.of(), first.matches());
+        assertEquals(key("b"), first.lastExamined(), "two keys examined, none matched");
+        Scan second = store.scan(range, snapshot, first.lastExamined(), 2, wanted);
+        assertEquals(key("d"), second.lastExamined());
+        Scan last = store.scan(range, snapshot, second.lastExamined(), 2, wanted);
+        assertEquals(List.of("e"), last.matches().stream().map(o -> o.key().name()).toList(),
+                "the snapshot's version of e, not the later one");
+        assertTrue(last.isDone());
+    }
 }
