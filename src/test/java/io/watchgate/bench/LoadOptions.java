@@ -1,0 +1,155 @@
+package io.watchgate.bench;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The options of {@link WatchLoad}: {@code --name=value} or {@code --name value}; {@code --help} lists them. */
+final class LoadOptions {
+
+    enum Format { CHUNKED, SSE }
+
+    enum Parse { SCAN, FULL }
+
+    String url = "http://localhost:8080";
+    int watchers = 100;
+    int namespaces = 10;
+    boolean allNamespaces;
+    int writes = 2000;
+    int warmup;
+    double rate = 200;
+    int size = 1024;
+    int connections = 4;
+    int objects = 20;
+    Format format = Format.CHUNKED;
+    Parse parse = Parse.SCAN;
+    long serverPid;
+    int eventLoops = 2;
+    int establishTimeoutSeconds = 60;
+    int drainTimeoutSeconds = 30;
+    int graceMillis = 1000;
+    int pauseMillis;
+    int pauseEvery = 100;
+    boolean rewatch = true;
+    boolean cleanup = true;
+    String prefix = "wl";
+
+    String host;
+    int port;
+
+    static final String USAGE = """
+            WatchLoad: opens N watches, makes M writes and checks what each watch delivered.
+
+              --url=URL               server (http://localhost:8080)
+              --watchers=N            watch streams (100)
+              --namespaces=K          namespaces written to; watcher i watches namespace i mod K (10)
+              --all-namespaces        every watcher watches /api/v1/configmaps instead (all namespaces)
+              --writes=M              writes to make (2000)
+              --warmup=W              first make W writes (same rate) with the watches open and wait for
+                                      their events, then forget them: warms the JIT of tool and server (0)
+              --rate=R                writes per second, 0 = as fast as the writer connections go (200)
+              --size=BYTES            bytes of ConfigMap data per object (1024)
+              --connections=C         writer connections, keep-alive, one request in flight each (4)
+              --objects=P             object names per writer connection: its first P writes per namespace
+                                      create (POST, ADDED), later ones update them (PUT, MODIFIED)
+                                      round robin; 0 = every write creates a new object (20)
+              --format=chunked|sse    watch wire format: chunked JSON lines or Server-Sent Events (chunked)
+              --parse=scan|full       find type/resourceVersion/send time by scanning bytes, or parse every
+                                      event as JSON and check its namespace as well (scan)
+              --server-pid=PID        also report the server's CPU seconds and RSS from /proc/PID
+              --event-loops=L         the tool's Vert.x event loops (2)
+              --establish-timeout=S   seconds to wait for every watch to answer 200 (60)
+              --drain-timeout=S       after the last write, give up once no event arrived for S seconds (30)
+              --grace-ms=MS           after the expected count arrived, keep listening for extras (1000)
+              --pause-ms=MS           every watcher stops reading for MS ms after each --pause-every events
+                                      it received (0 = never; tests the server's slow-client handling) (0)
+              --pause-every=E         (100)
+              --no-rewatch            do not re-open a stream the server ended (default: re-open from the
+                                      last resourceVersion it delivered, as a Kubernetes reflector does)
+              --no-cleanup            keep the namespaces (default: delete them at the end)
+              --prefix=P              namespace name prefix (wl)
+            """;
+
+    static LoadOptions parse(String[] args) {
+        Map<String, String> given = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.isBlank()) {
+                continue;
+            }
+            if (!arg.startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument: " + arg + "\n" + USAGE);
+            }
+            String name = arg.substring(2);
+            String value;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            } else if (isFlag(name)) {
+                value = "true";
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                throw new IllegalArgumentException("--" + name + " needs a value\n" + USAGE);
+            }
+            given.put(name, value);
+        }
+        LoadOptions o = new LoadOptions();
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            String v = e.getValue();
+            switch (e.getKey()) {
+                case "help" -> throw new IllegalArgumentException(USAGE);
+                case "url" -> o.url = v;
+                case "watchers" -> o.watchers = Integer.parseInt(v);
+                case "namespaces" -> o.namespaces = Integer.parseInt(v);
+                case "all-namespaces" -> o.allNamespaces = Boolean.parseBoolean(v);
+                case "writes" -> o.writes = Integer.parseInt(v);
+                case "warmup" -> o.warmup = Integer.parseInt(v);
+                case "rate" -> o.rate = Double.parseDouble(v);
+                case "size" -> o.size = Integer.parseInt(v);
+                case "connections" -> o.connections = Integer.parseInt(v);
+                case "objects" -> o.objects = Integer.parseInt(v);
+                case "format" -> o.format = Format.valueOf(v.toUpperCase());
+                case "parse" -> o.parse = Parse.valueOf(v.toUpperCase());
+                case "server-pid" -> o.serverPid = Long.parseLong(v);
+                case "event-loops" -> o.eventLoops = Integer.parseInt(v);
+                case "establish-timeout" -> o.establishTimeoutSeconds = Integer.parseInt(v);
+                case "drain-timeout" -> o.drainTimeoutSeconds = Integer.parseInt(v);
+                case "grace-ms" -> o.graceMillis = Integer.parseInt(v);
+                case "pause-ms" -> o.pauseMillis = Integer.parseInt(v);
+                case "pause-every" -> o.pauseEvery = Integer.parseInt(v);
+                case "no-rewatch" -> o.rewatch = !Boolean.parseBoolean(v);
+                case "no-cleanup" -> o.cleanup = !Boolean.parseBoolean(v);
+                case "prefix" -> o.prefix = v;
+                default -> throw new IllegalArgumentException("unknown option --" + e.getKey() + "\n" + USAGE);
+            }
+        }
+        if (o.watchers < 0 || o.namespaces < 1 || o.writes < 0 || o.warmup < 0 || o.rate < 0 || o.size < 0 || o.connections < 1
+                || o.objects < 0 || o.eventLoops < 1
+                || o.pauseMillis < 0 || o.pauseEvery < 1) {
+            throw new IllegalArgumentException("option out of range\n" + USAGE);
+        }
+        URI uri = URI.create(o.url);
+        if (!"http".equals(uri.getScheme())) {
+            throw new IllegalArgumentException("only http:// URLs are supported: " + o.url);
+        }
+        o.host = uri.getHost();
+        o.port = uri.getPort() < 0 ? 80 : uri.getPort();
+        return o;
+    }
+
+    private static boolean isFlag(String name) {
+        return name.equals("all-namespaces") || name.equals("no-rewatch") || name.equals("no-cleanup")
+                || name.equals("help");
+    }
+
+    String describe() {
+        return String.format("url=%s watchers=%d namespaces=%d%s writes=%d warmup=%d rate=%s size=%d connections=%d "
+                        + "objects=%d format=%s parse=%s event-loops=%d rewatch=%s%s",
+                url, watchers, namespaces, allNamespaces ? " (all-namespaces watches)" : "", writes, warmup,
+                rate == 0 ? "max" : String.valueOf(rate), size, connections, objects,
+                format.name().toLowerCase(), parse.name().toLowerCase(), eventLoops, rewatch,
+                pauseMillis > 0 ? " pause-ms=" + pauseMillis + " pause-every=" + pauseEvery : "");
+    }
+}
