@@ -23,11 +23,19 @@ public class ResourceApi {
     private final String group;
     private final String version;
     private final ResourceVerbs verbs;
+    private final DiscoveryResponses discovery;
 
-    ResourceApi(String group, String version, ResourceVerbs verbs) {
+    ResourceApi(String group, String version, ResourceVerbs verbs, DiscoveryResponses discovery) {
         this.group = group;
         this.version = version;
         this.verbs = verbs;
+        this.discovery = discovery;
+    }
+
+    /** The group version's APIResourceList. */
+    @GET
+    public Response resources(@Context HttpHeaders headers) {
+        return discovery.resourceList(group, version, headers);
     }
 
     // collections: cluster-scoped types, or every namespace of a namespaced type
