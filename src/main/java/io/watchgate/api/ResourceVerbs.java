@@ -11,6 +11,7 @@ import io.watchgate.patch.Patcher;
 import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.StoredObject;
+import io.watchgate.tables.Tables;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MultivaluedMap;
@@ -53,23 +54,26 @@ public class ResourceVerbs {
 
     Response list(Target target, UriInfo uri, HttpHeaders headers) {
         target.allowing("list");
-        MediaTypes.requireJsonAcceptable(headers);
+        Representation representation = Representation.negotiate(headers);
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         // watches never get here: WatchRoute serves them
         if (query.getFirst("sendInitialEvents") != null && !query.getFirst("sendInitialEvents").isEmpty()) {
             throw ApiException.badRequest("sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list");
         }
+        Tables.IncludeObject include = Tables.IncludeObject.parse(query.getFirst("includeObject"));
         ListOptions options = new ListOptions(query.getFirst("labelSelector"), query.getFirst("fieldSelector"),
                 query.getFirst("resourceVersion"), query.getFirst("resourceVersionMatch"),
                 ListOptions.parseLimit(query.getFirst("limit")), query.getFirst("continue"));
-        return bodies.list(reads.list(target.type(), target.namespace(), options));
+        return bodies.list(reads.list(target.type(), target.namespace(), options), representation, include);
     }
 
     Response get(Target target, String name, UriInfo uri, HttpHeaders headers) {
         target.allowing("get");
-        MediaTypes.requireJsonAcceptable(headers);
-        String resourceVersion = uri.getQueryParameters().getFirst("resourceVersion");
-        return bodies.object(200, reads.get(target.type(), target.namespace(), name, resourceVersion));
+        Representation representation = Representation.negotiate(headers);
+        MultivaluedMap<String, String> query = uri.getQueryParameters();
+        Tables.IncludeObject include = Tables.IncludeObject.parse(query.getFirst("includeObject"));
+        StoredObject object = reads.get(target.type(), target.namespace(), name, query.getFirst("resourceVersion"));
+        return bodies.read(target.type(), object, representation, include);
     }
 
     Response create(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {

@@ -1,6 +1,10 @@
 package io.watchgate.api;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.objects.ListResult;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.tables.Tables;
 import io.watchgate.store.StoredObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.MediaType;
@@ -17,9 +21,46 @@ import java.util.List;
 public class ResponseBodies {
 
     private final Json json;
+    private final Tables tables;
 
-    ResponseBodies(Json json) {
+    ResponseBodies(Json json, Tables tables) {
         this.json = json;
+        this.tables = tables;
+    }
+
+    /** One object as a read asked for it: itself, a one-row Table, or its metadata. */
+    Response read(ResourceType type, StoredObject object, Representation representation,
+            Tables.IncludeObject include) {
+        return switch (representation.form()) {
+            case OBJECT -> object(200, object);
+            case TABLE -> {
+                ObjectNode metadata = JsonNodeFactory.instance.objectNode()
+                        .put("resourceVersion", Long.toString(object.revision()));
+                yield Response.ok(tables.table(type, List.of(object), representation.metaVersion(), include, metadata)
+                        .toString()).type(representation.contentType()).build();
+            }
+            case METADATA -> Response.ok(tables.partialMetadata(object.tree(), representation.metaVersion())
+                    .toString()).type(representation.contentType()).build();
+        };
+    }
+
+    /** A list as a read asked for it: the list, a Table, or a PartialObjectMetadataList. */
+    Response list(ListResult result, Representation representation, Tables.IncludeObject include) {
+        if (representation.form() == Representation.Form.OBJECT) {
+            return list(result);
+        }
+        ObjectNode metadata = JsonNodeFactory.instance.objectNode()
+                .put("resourceVersion", Long.toString(result.revision()));
+        if (result.continueToken() != null) {
+            metadata.put("continue", result.continueToken());
+        }
+        if (result.remaining() != null) {
+            metadata.put("remainingItemCount", result.remaining());
+        }
+        ObjectNode body = representation.form() == Representation.Form.TABLE
+                ? tables.table(result.type(), result.items(), representation.metaVersion(), include, metadata)
+                : tables.partialMetadataList(result.items(), representation.metaVersion(), metadata);
+        return Response.ok(body.toString()).type(representation.listContentType()).build();
     }
 
     public Response object(int status, StoredObject object) {

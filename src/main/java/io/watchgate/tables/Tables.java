@@ -1,0 +1,119 @@
+package io.watchgate.tables;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.status.ApiException;
+import io.watchgate.store.StoredObject;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Server-side Tables ({@code meta.k8s.io} Table, what kubectl prints) and metadata-only objects
+ * (PartialObjectMetadata), for clients that ask for them instead of whole objects.
+ */
+@ApplicationScoped
+public class Tables {
+
+    /** What a Table row carries besides its cells ({@code includeObject}). */
+    public enum IncludeObject {
+        NONE, METADATA, OBJECT;
+
+        /** The {@code includeObject} query parameter: None, Metadata (the default) or Object. */
+        public static IncludeObject parse(String value) {
+            if (value == null || value.isEmpty()) {
+                return METADATA;
+            }
+            return switch (value) {
+                case "None" -> NONE;
+                case "Metadata" -> METADATA;
+                case "Object" -> OBJECT;
+                default -> throw ApiException.badRequest("includeObject: Unsupported value: \"" + value
+                        + "\": supported values: \"None\", \"Metadata\", \"Object\"");
+            };
+        }
+    }
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private final Clock clock;
+
+    Tables(Clock clock) {
+        this.clock = clock;
+    }
+
+    /**
+     * A Table of {@code objects}.
+     *
+     * @param metaVersion  "v1" or "v1beta1" of meta.k8s.io, as the client asked
+     * @param listMetadata the Table's metadata (resourceVersion, continue, remainingItemCount)
+     */
+    public ObjectNode table(ResourceType type, List<StoredObject> objects, String metaVersion, IncludeObject include,
+            ObjectNode listMetadata) {
+        List<Column> columns = columnsOf(type);
+        Instant now = clock.instant();
+        ObjectNode table = JSON.objectNode();
+        table.put("kind", "Table");
+        table.put("apiVersion", "meta.k8s.io/" + metaVersion);
+        table.set("metadata", listMetadata);
+        ArrayNode definitions = table.putArray("columnDefinitions");
+        for (Column column : columns) {
+            definitions.addObject()
+                    .put("name", column.name())
+                    .put("type", column.type())
+                    .put("format", column.format())
+                    .put("description", column.description())
+                    .put("priority", column.priority());
+        }
+        ArrayNode rows = table.putArray("rows");
+        for (StoredObject object : objects) {
+            ObjectNode row = rows.addObject();
+            ArrayNode cells = row.putArray("cells");
+            for (Column column : columns) {
+                Object cell = column.cell().apply(object.tree(), now);
+                if (cell instanceof Long number) {
+                    cells.add(number);
+                } else if (cell instanceof Boolean flag) {
+                    cells.add(flag);
+                } else {
+                    cells.add(String.valueOf(cell));
+                }
+            }
+            switch (include) {
+                case METADATA -> row.set("object", partialMetadata(object.tree(), metaVersion));
+                case OBJECT -> row.set("object", object.tree());
+                case NONE -> {
+                }
+            }
+        }
+        return table;
+    }
+
+    /** An object's metadata as a PartialObjectMetadata. */
+    public ObjectNode partialMetadata(JsonNode object, String metaVersion) {
+        ObjectNode partial = JSON.objectNode();
+        partial.put("kind", "PartialObjectMetadata");
+        partial.put("apiVersion", "meta.k8s.io/" + metaVersion);
+        partial.set("metadata", object.path("metadata"));
+        return partial;
+    }
+
+    public ObjectNode partialMetadataList(List<StoredObject> objects, String metaVersion, ObjectNode listMetadata) {
+        ObjectNode list = JSON.objectNode();
+        list.put("kind", "PartialObjectMetadataList");
+        list.put("apiVersion", "meta.k8s.io/" + metaVersion);
+        list.set("metadata", listMetadata);
+        ArrayNode items = list.putArray("items");
+        objects.forEach(object -> items.add(partialMetadata(object.tree(), metaVersion)));
+        return list;
+    }
+
+    private static List<Column> columnsOf(ResourceType type) {
+        return type.group().isEmpty() ? CoreColumns.BY_RESOURCE.getOrDefault(type.plural(), CoreColumns.DEFAULT)
+                : CoreColumns.DEFAULT;
+    }
+}
