@@ -36,7 +36,8 @@ public class ResponseBodies {
             case TABLE -> {
                 ObjectNode metadata = JsonNodeFactory.instance.objectNode()
                         .put("resourceVersion", Long.toString(object.revision()));
-                yield Response.ok(tables.table(type, List.of(object), representation.metaVersion(), include, metadata)
+                yield Response.ok(tables.table(type, List.of(object.tree()), representation.metaVersion(), include,
+                        metadata)
                         .toString()).type(representation.contentType()).build();
             }
             case METADATA -> Response.ok(tables.partialMetadata(object.tree(), representation.metaVersion())
@@ -58,7 +59,8 @@ public class ResponseBodies {
             metadata.put("remainingItemCount", result.remaining());
         }
         ObjectNode body = representation.form() == Representation.Form.TABLE
-                ? tables.table(result.type(), result.items(), representation.metaVersion(), include, metadata)
+                ? tables.table(result.type(), result.items().stream().map(StoredObject::tree).toList(),
+                        representation.metaVersion(), include, metadata)
                 : tables.partialMetadataList(result.items(), representation.metaVersion(), metadata);
         return Response.ok(body.toString()).type(representation.listContentType()).build();
     }

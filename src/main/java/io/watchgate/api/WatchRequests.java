@@ -5,6 +5,7 @@ import io.watchgate.objects.Selection;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.KeyRange;
+import io.watchgate.watch.ObjectRendering;
 import io.watchgate.watch.WatchSpec;
 import java.time.Duration;
 import java.util.function.Function;
@@ -21,9 +22,10 @@ final class WatchRequests {
      * @param query       the query parameters (null when absent)
      * @param name        the object a legacy {@code /watch/} path names, or null
      * @param lastEventId the EventSource {@code Last-Event-ID} header, or null
+     * @param rendering   how the events' objects are shown
      */
     static WatchSpec parse(ResourceType type, String namespace, String name, Function<String, String> query,
-            String lastEventId) {
+            String lastEventId, ObjectRendering rendering) {
         String fieldSelector = query.apply("fieldSelector");
         if (name != null) {
             fieldSelector = (fieldSelector == null || fieldSelector.isEmpty() ? "" : fieldSelector + ",")
@@ -74,7 +76,7 @@ final class WatchRequests {
         }
         Duration timeout = timeout(query.apply("timeoutSeconds"));
         return new WatchSpec(type, new KeyRange(type.resource(), type.namespaced() ? namespace : null), selection,
-                initialEvents, revision, bookmarks, initialEvents && sendInitialEvents != null, timeout);
+                initialEvents, revision, bookmarks, initialEvents && sendInitialEvents != null, timeout, rendering);
     }
 
     private static Duration timeout(String value) {

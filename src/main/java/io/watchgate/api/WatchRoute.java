@@ -15,7 +15,10 @@ import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
 import io.watchgate.store.Store;
+import io.watchgate.tables.Tables;
 import io.watchgate.watch.HttpStreamSink;
+import io.watchgate.watch.ObjectRendering;
+import io.watchgate.watch.TableRendering;
 import io.watchgate.watch.WatchConfig;
 import io.watchgate.watch.WatchSpec;
 import io.watchgate.watch.WebSocketSink;
@@ -43,8 +46,11 @@ public class WatchRoute {
     private final Store store;
     private final ReadConfig reads;
     private final WatchConfig config;
+    private final Tables tables;
 
-    WatchRoute(ResourceTypes types, WatchHubs hubs, Store store, ReadConfig reads, WatchConfig config) {
+    WatchRoute(ResourceTypes types, WatchHubs hubs, Store store, ReadConfig reads, WatchConfig config,
+            Tables tables) {
+        this.tables = tables;
         this.types = types;
         this.hubs = hubs;
         this.store = store;
@@ -77,9 +83,16 @@ public class WatchRoute {
                     : Target.resolveObject(types, path.group(), path.version(), path.namespace(), path.plural());
             target.allowing("watch");
             webSocket = isWebSocketUpgrade(request);
-            format = webSocket ? WireFormat.JSON_LINES : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT));
+            WatchMediaTypes.Negotiated negotiated = webSocket
+                    ? new WatchMediaTypes.Negotiated(WireFormat.JSON_LINES, null)
+                    : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT));
+            format = negotiated.format();
+            ObjectRendering rendering = negotiated.tableVersion() == null ? ObjectRendering.AS_STORED
+                    : new TableRendering(tables, target.type(), negotiated.tableVersion(),
+                            Tables.IncludeObject.parse(request.getParam("includeObject")));
             String lastEventId = format == WireFormat.SERVER_SENT_EVENTS ? request.getHeader("Last-Event-ID") : null;
-            spec = WatchRequests.parse(target.type(), target.namespace(), path.name(), request::getParam, lastEventId);
+            spec = WatchRequests.parse(target.type(), target.namespace(), path.name(), request::getParam, lastEventId,
+                    rendering);
         } catch (ApiException e) {
             reply(context, e);
             return;
@@ -146,7 +159,7 @@ public class WatchRoute {
             response.writeHead();
             response.write(Buffer.buffer("retry: " + config.sseRetry().toMillis() + "\n\n"));
         } else {
-            response.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+            response.putHeader(HttpHeaders.CONTENT_TYPE, spec.rendering().contentType());
             response.writeHead();
         }
         hubs.start(spec, new HttpStreamSink(response, format));

@@ -52,8 +52,8 @@ public class Tables {
      * @param metaVersion  "v1" or "v1beta1" of meta.k8s.io, as the client asked
      * @param listMetadata the Table's metadata (resourceVersion, continue, remainingItemCount)
      */
-    public ObjectNode table(ResourceType type, List<StoredObject> objects, String metaVersion, IncludeObject include,
-            ObjectNode listMetadata) {
+    public ObjectNode table(ResourceType type, List<? extends JsonNode> objects, String metaVersion,
+            IncludeObject include, ObjectNode listMetadata) {
         List<Column> columns = columnsOf(type);
         Instant now = clock.instant();
         ObjectNode table = JSON.objectNode();
@@ -70,11 +70,11 @@ public class Tables {
                     .put("priority", column.priority());
         }
         ArrayNode rows = table.putArray("rows");
-        for (StoredObject object : objects) {
+        for (JsonNode object : objects) {
             ObjectNode row = rows.addObject();
             ArrayNode cells = row.putArray("cells");
             for (Column column : columns) {
-                Object cell = column.cell().apply(object.tree(), now);
+                Object cell = column.cell().apply(object, now);
                 if (cell instanceof Long number) {
                     cells.add(number);
                 } else if (cell instanceof Boolean flag) {
@@ -84,8 +84,8 @@ public class Tables {
                 }
             }
             switch (include) {
-                case METADATA -> row.set("object", partialMetadata(object.tree(), metaVersion));
-                case OBJECT -> row.set("object", object.tree());
+                case METADATA -> row.set("object", partialMetadata(object, metaVersion));
+                case OBJECT -> row.set("object", object);
                 case NONE -> {
                 }
             }

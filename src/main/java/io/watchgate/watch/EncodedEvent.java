@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.EventType;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -31,6 +33,7 @@ public final class EncodedEvent {
     private final AtomicReferenceArray<Buffer> frames =
             new AtomicReferenceArray<>(WireFormat.values().length * VARIANTS);
     private volatile byte[] previousRestamped;
+    private volatile Map<String, Buffer> rendered;
 
     EncodedEvent(ChangeEvent event, ObjectMapper mapper) {
         this.event = event;
@@ -46,25 +49,61 @@ public final class EncodedEvent {
     }
 
     public Buffer frame(WireFormat format, Variant variant) {
+        return frame(format, variant, ObjectRendering.AS_STORED);
+    }
+
+    /** The frame for watchers that see objects through {@code rendering}. */
+    public Buffer frame(WireFormat format, Variant variant, ObjectRendering rendering) {
+        if (rendering != ObjectRendering.AS_STORED) {
+            Map<String, Buffer> rendered = renderedFrames();
+            return rendered.computeIfAbsent(format + "/" + variant + "/" + rendering.key(),
+                    k -> build(format, variant, rendering));
+        }
         int slot = format.ordinal() * VARIANTS + variant.ordinal();
         Buffer frame = frames.get(slot);
         if (frame == null) {
-            frame = switch (variant) {
-                case AS_COMMITTED -> format.frame(event.type().name(), event.object().json(), event.revision());
-                case ADDED -> format.frame(EventType.ADDED.name(), event.object().json(), event.revision());
-                case DELETED_PREVIOUS -> format.frame(EventType.DELETED.name(), previousRestamped(), event.revision());
-            };
+            frame = build(format, variant, rendering);
             frames.set(slot, frame);
         }
         return frame;
     }
 
+    private Buffer build(WireFormat format, Variant variant, ObjectRendering rendering) {
+        return switch (variant) {
+            case AS_COMMITTED -> format.frame(event.type().name(), rendering.bytesOf(event.object()),
+                    event.revision());
+            case ADDED -> format.frame(EventType.ADDED.name(), rendering.bytesOf(event.object()), event.revision());
+            case DELETED_PREVIOUS -> format.frame(EventType.DELETED.name(),
+                    rendering == ObjectRendering.AS_STORED ? previousRestamped()
+                            : rendering.render(previousRestampedTree()),
+                    event.revision());
+        };
+    }
+
+    private Map<String, Buffer> renderedFrames() {
+        Map<String, Buffer> map = rendered;
+        if (map == null) {
+            synchronized (this) {
+                if (rendered == null) {
+                    rendered = new ConcurrentHashMap<>(4);
+                }
+                map = rendered;
+            }
+        }
+        return map;
+    }
+
     /** Kubernetes sends an object that left a watch's selection as it was before, but at the new resourceVersion. */
+    private ObjectNode previousRestampedTree() {
+        ObjectNode copy = event.previous().tree().deepCopy();
+        copy.withObject("/metadata").put("resourceVersion", Long.toString(event.revision()));
+        return copy;
+    }
+
     private byte[] previousRestamped() {
         byte[] bytes = previousRestamped;
         if (bytes == null) {
-            ObjectNode copy = event.previous().tree().deepCopy();
-            copy.withObject("/metadata").put("resourceVersion", Long.toString(event.revision()));
+            ObjectNode copy = previousRestampedTree();
             try {
                 bytes = mapper.writeValueAsBytes(copy);
             } catch (JsonProcessingException e) {

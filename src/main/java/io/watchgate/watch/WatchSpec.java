@@ -13,9 +13,11 @@ import java.time.Duration;
  *                        not older than it; without, the watch delivers exactly the changes after it.
  * @param initialEventsEnd end the initial events with the {@code k8s.io/initial-events-end} bookmark
  * @param timeout         when the server ends the stream, or null for the server's randomized default
+ * @param rendering       how event objects are shown ({@link ObjectRendering#AS_STORED} but for Table watches)
  */
 public record WatchSpec(ResourceType type, KeyRange range, Selection selection, boolean initialEvents,
-        long resourceVersion, boolean bookmarks, boolean initialEventsEnd, Duration timeout) {
+        long resourceVersion, boolean bookmarks, boolean initialEventsEnd, Duration timeout,
+        ObjectRendering rendering) {
 
     public static final long UNSET = -1;
 

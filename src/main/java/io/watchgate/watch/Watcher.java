@@ -125,7 +125,7 @@ public final class Watcher {
         for (int i = 0; i < matches.size(); i++) {
             StoredObject object = matches.get(i);
             // no id: a client cut off halfway through the snapshot must start over, not resume inside it
-            sink.write(format.frame("ADDED", object.json(), WireFormat.NO_ID));
+            sink.write(format.frame("ADDED", spec.rendering().bytesOf(object), WireFormat.NO_ID));
             boolean lastOfAll = scan.isDone() && i == matches.size() - 1;
             if (!lastOfAll && sink.writeQueueFull()) {
                 ObjectKey next = object.key();
@@ -257,9 +257,10 @@ public final class Watcher {
             return null;
         }
         WireFormat format = sink.format();
+        ObjectRendering rendering = spec.rendering();
         Selection selection = spec.selection();
         if (selection.isEverything()) {
-            return encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED);
+            return encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED, rendering);
         }
         boolean before = event.previous() != null && selection.matches(event.previous().tree());
         boolean now = switch (event.type()) {
@@ -267,11 +268,11 @@ public final class Watcher {
             default -> selection.matches(event.object().tree());
         };
         return switch (event.type()) {
-            case ADDED -> now ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED) : null;
-            case DELETED -> before ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED) : null;
-            case MODIFIED -> before && now ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED)
-                    : now ? encoded.frame(format, EncodedEvent.Variant.ADDED)
-                    : before ? encoded.frame(format, EncodedEvent.Variant.DELETED_PREVIOUS)
+            case ADDED -> now ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED, rendering) : null;
+            case DELETED -> before ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED, rendering) : null;
+            case MODIFIED -> before && now ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED, rendering)
+                    : now ? encoded.frame(format, EncodedEvent.Variant.ADDED, rendering)
+                    : before ? encoded.frame(format, EncodedEvent.Variant.DELETED_PREVIOUS, rendering)
                     : null;
         };
     }

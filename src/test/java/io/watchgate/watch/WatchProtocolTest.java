@@ -230,15 +230,14 @@ class WatchProtocolTest {
                     .body("kind", org.hamcrest.Matchers.equalTo("Status"))
                     .body("reason", org.hamcrest.Matchers.equalTo("BadRequest"));
         }
-        for (String accept : List.of("application/vnd.kubernetes.protobuf", "application/json;as=Table;v=v1;g=meta.k8s.io")) {
+        for (String accept : List.of("application/vnd.kubernetes.protobuf", "application/json;as=Table;v=v3;g=meta.k8s.io")) {
             given().accept(accept).get(configMaps(ns) + "?watch=true")
                     .then().statusCode(406).body("reason", org.hamcrest.Matchers.equalTo("NotAcceptable"));
         }
-        // what kubectl get --watch sends: Tables first, then plain JSON, which it gets
         try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
-                "Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json")) {
+                "Accept", "application/vnd.kubernetes.protobuf,application/json")) {
             assertEquals(200, watch.status());
-            assertEquals("application/json", watch.header("content-type"));
+            assertEquals("application/json", watch.header("content-type"), "what client-go asks: JSON comes second");
         }
         given().get("/api/v1/namespaces/" + ns + "/widgets?watch=true")
                 .then().statusCode(404).body("kind", org.hamcrest.Matchers.equalTo("Status"));
@@ -289,5 +288,31 @@ class WatchProtocolTest {
         List<String> names = new java.util.ArrayList<>();
         node.fieldNames().forEachRemaining(names::add);
         return names;
+    }
+
+    @Test
+    void kubectlGetWatchReceivesEachChangeAsAOneRowTable() {
+        String ns = newNamespace("watch-table");
+        createOk(configMaps(ns), configMap("a", "\"data\":{\"x\":\"1\"}"));
+        String kubectl = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;"
+                + "g=meta.k8s.io,application/json";
+        try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", kubectl)) {
+            assertEquals("application/json;as=Table;v=v1;g=meta.k8s.io", watch.header("content-type"));
+            JsonNode initial = watch.next();
+            assertEquals("ADDED", type(initial));
+            JsonNode table = initial.path("object");
+            assertEquals("Table", table.path("kind").asText());
+            assertEquals("Name", table.path("columnDefinitions").path(0).path("name").asText());
+            assertEquals("a", table.path("rows").path(0).path("cells").path(0).asText());
+            assertEquals(1, table.path("rows").path(0).path("cells").path(1).asInt(), "one data entry");
+            assertEquals("PartialObjectMetadata", table.path("rows").path(0).path("object").path("kind").asText());
+
+            long deletedAt = currentRevision() + 1;
+            given().delete(configMaps(ns) + "/a").then().statusCode(200);
+            JsonNode deleted = watch.next();
+            assertEquals("DELETED", type(deleted));
+            assertEquals(Long.toString(deletedAt), deleted.path("object").path("metadata").path("resourceVersion").asText());
+            assertEquals("a", deleted.path("object").path("rows").path(0).path("cells").path(0).asText());
+        }
     }
 }
