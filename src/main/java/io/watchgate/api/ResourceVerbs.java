@@ -1,11 +1,14 @@
 package io.watchgate.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.watchgate.objects.DeleteOptions;
 import io.watchgate.objects.Deletions;
 import io.watchgate.objects.ListOptions;
 import io.watchgate.objects.ObjectReads;
 import io.watchgate.objects.ObjectWrites;
 import io.watchgate.objects.Selection;
+import io.watchgate.openapi.FieldChecks;
+import io.watchgate.openapi.FieldValidation;
 import io.watchgate.patch.PatchType;
 import io.watchgate.patch.Patcher;
 import io.watchgate.schema.ResourceTypes;
@@ -18,6 +21,7 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
+import java.util.List;
 
 /**
  * The HTTP side of each verb: query parameters and bodies in, negotiated JSON out. What the verbs mean lives
@@ -32,9 +36,11 @@ public class ResourceVerbs {
     private final Deletions deletions;
     private final RequestBodies requests;
     private final ResponseBodies bodies;
+    private final FieldChecks fieldChecks;
 
     ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions,
-            RequestBodies requests, ResponseBodies bodies) {
+            RequestBodies requests, ResponseBodies bodies, FieldChecks fieldChecks) {
+        this.fieldChecks = fieldChecks;
         this.types = types;
         this.reads = reads;
         this.writes = writes;
@@ -81,8 +87,12 @@ public class ResourceVerbs {
         MediaTypes.requireJsonAcceptable(headers);
         MediaTypes.requireJsonBody(headers);
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "CreateOptions");
-        StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), requests.json(body), dryRun);
-        return bodies.object(201, created);
+        FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
+                "CreateOptions");
+        JsonNode object = requests.json(body);
+        List<String> warnings = fieldChecks.check(target.type(), object, validation);
+        StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), object, dryRun);
+        return withWarnings(bodies.object(201, created), warnings);
     }
 
     Response update(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
@@ -90,8 +100,12 @@ public class ResourceVerbs {
         MediaTypes.requireJsonAcceptable(headers);
         MediaTypes.requireJsonBody(headers);
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "UpdateOptions");
-        return bodies.object(200, writes.update(target.type(), namespaceOrEmpty(target), name, requests.json(body),
-                dryRun));
+        FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
+                "UpdateOptions");
+        JsonNode object = requests.json(body);
+        List<String> warnings = fieldChecks.check(target.type(), object, validation);
+        return withWarnings(bodies.object(200, writes.update(target.type(), namespaceOrEmpty(target), name, object,
+                dryRun)), warnings);
     }
 
     Response patch(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
@@ -101,8 +115,14 @@ public class ResourceVerbs {
                 .filter(t -> Patcher.acceptedMediaTypes(target.type()).contains(t.mediaType()))
                 .orElseThrow(() -> Patcher.unsupported(target.type()));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
-        return bodies.object(200, writes.patch(target.type(), namespaceOrEmpty(target), name, patchType,
-                requests.json(body), dryRun));
+        FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
+                "PatchOptions");
+        JsonNode patch = requests.json(body);
+        // merge patches have the object's shape; a JSON patch's fields are not checked (see README)
+        List<String> warnings = patchType == PatchType.JSON_PATCH ? List.of()
+                : fieldChecks.check(target.type(), patch, validation);
+        return withWarnings(bodies.object(200, writes.patch(target.type(), namespaceOrEmpty(target), name, patchType,
+                patch, dryRun)), warnings);
     }
 
     Response delete(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
@@ -133,6 +153,18 @@ public class ResourceVerbs {
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         return DeleteOptions.fromQuery(query.get("dryRun"), query.getFirst("propagationPolicy"),
                 query.getFirst("gracePeriodSeconds"));
+    }
+
+    /** Kubernetes sends each warning as a {@code Warning: 299 - "..."} header. */
+    private static Response withWarnings(Response response, List<String> warnings) {
+        if (warnings.isEmpty()) {
+            return response;
+        }
+        Response.ResponseBuilder builder = Response.fromResponse(response);
+        for (String warning : warnings) {
+            builder.header("Warning", "299 - \"" + warning.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+        }
+        return builder.build();
     }
 
     private static String namespaceOrEmpty(Target target) {

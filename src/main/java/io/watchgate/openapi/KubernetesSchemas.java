@@ -1,0 +1,100 @@
+package io.watchgate.openapi;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.schema.ResourceType;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Kubernetes' OpenAPI definitions of the core and meta types, with their descriptions and list and patch
+ * extensions, read once (on first use) from the definitions fabric8 generates from the Kubernetes Go types.
+ * Only the definitions of the core/v1 and apimachinery packages are kept.
+ */
+@ApplicationScoped
+public class KubernetesSchemas {
+
+    static final String RESOURCE = "openshift-generated.json";
+    static final String CORE_PREFIX = "io.k8s.api.core.v1.";
+
+    private final ObjectMapper mapper;
+    private volatile Map<String, ObjectNode> definitions;
+
+    KubernetesSchemas(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    /** The definition named {@code name} ({@code io.k8s.api.core.v1.Pod}), if known. */
+    public Optional<ObjectNode> definition(String name) {
+        return Optional.ofNullable(definitions().get(name));
+    }
+
+    /** The definition of a served type's objects, for core types. */
+    public Optional<String> definitionName(ResourceType type) {
+        if (!type.group().isEmpty() || !type.version().equals("v1")) {
+            return Optional.empty();
+        }
+        String name = CORE_PREFIX + type.kind();
+        return definitions().containsKey(name) ? Optional.of(name) : Optional.empty();
+    }
+
+    Map<String, ObjectNode> definitions() {
+        Map<String, ObjectNode> loaded = definitions;
+        if (loaded == null) {
+            synchronized (this) {
+                if (definitions == null) {
+                    definitions = load();
+                }
+                loaded = definitions;
+            }
+        }
+        return loaded;
+    }
+
+    /** Streams through the 6 MB file, keeping only the packages served; the rest is skipped unparsed. */
+    private Map<String, ObjectNode> load() {
+        Map<String, ObjectNode> kept = new HashMap<>();
+        try (InputStream in = KubernetesSchemas.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(RESOURCE + " is missing from the classpath");
+            }
+            JsonParser parser = mapper.getFactory().createParser(in);
+            expect(parser.nextToken(), JsonToken.START_OBJECT);
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String section = parser.currentName();
+                parser.nextToken();
+                if (!section.equals("definitions")) {
+                    parser.skipChildren();
+                    continue;
+                }
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = parser.currentName();
+                    parser.nextToken();
+                    if (name.startsWith(CORE_PREFIX) || name.startsWith("io.k8s.apimachinery.")) {
+                        JsonNode definition = mapper.readTree(parser);
+                        kept.put(name, (ObjectNode) definition);
+                    } else {
+                        parser.skipChildren();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + RESOURCE, e);
+        }
+        return kept;
+    }
+
+    private static void expect(JsonToken token, JsonToken expected) {
+        if (token != expected) {
+            throw new IllegalStateException(RESOURCE + " does not start with a JSON object");
+        }
+    }
+}
