@@ -52,31 +52,15 @@ public class DiscoveryResponses {
         if (accept == null) {
             return null;
         }
-        for (String range : accept.split(",")) {
-            String[] parts = range.split(";");
-            if (!parts[0].trim().equalsIgnoreCase("application/json")) {
+        for (MediaRange range : MediaRange.parse(accept)) {
+            if (!range.type().equals("application/json")) {
                 continue;
             }
-            String group = null;
-            String version = null;
-            String as = null;
-            for (int i = 1; i < parts.length; i++) {
-                String[] parameter = parts[i].trim().split("=", 2);
-                if (parameter.length == 2) {
-                    switch (parameter[0].trim()) {
-                        case "g" -> group = parameter[1].trim();
-                        case "v" -> version = parameter[1].trim();
-                        case "as" -> as = parameter[1].trim();
-                        default -> {
-                        }
-                    }
-                }
+            if (AGGREGATED_GROUP.equals(range.group()) && AGGREGATED_KIND.equals(range.as())
+                    && Discovery.AGGREGATED_VERSIONS.contains(range.version())) {
+                return range.version();
             }
-            if (AGGREGATED_GROUP.equals(group) && AGGREGATED_KIND.equals(as)
-                    && Discovery.AGGREGATED_VERSIONS.contains(version)) {
-                return version;
-            }
-            if (group == null && as == null) {
+            if (range.group() == null && range.as() == null) {
                 return null; // plain JSON comes first
             }
         }

@@ -15,20 +15,8 @@ final class MediaTypes {
         if (accept == null || accept.isBlank()) {
             return;
         }
-        for (String range : accept.split(",")) {
-            String[] parts = range.split(";");
-            if (parts.length == 0) {
-                continue;
-            }
-            String type = parts[0].trim().toLowerCase();
-            boolean asOtherKind = false;
-            for (int i = 1; i < parts.length; i++) {
-                if (parts[i].trim().toLowerCase().startsWith("as=")) {
-                    asOtherKind = true;
-                }
-            }
-            if (!asOtherKind && (type.equals("*/*") || type.equals("application/*")
-                    || type.equals("application/json"))) {
+        for (MediaRange range : MediaRange.parse(accept)) {
+            if (range.admitsJson() && range.as() == null) {
                 return;
             }
         }

@@ -36,37 +36,18 @@ record Representation(Form form, String metaVersion) {
         if (accept == null || accept.isBlank()) {
             return OBJECT;
         }
-        for (String range : accept.split(",")) {
-            String[] parts = range.split(";");
-            String type = parts[0].trim().toLowerCase();
-            String as = null;
-            String group = null;
-            String version = null;
-            for (int i = 1; i < parts.length; i++) {
-                String[] parameter = parts[i].trim().split("=", 2);
-                if (parameter.length == 2) {
-                    switch (parameter[0].trim()) {
-                        case "as" -> as = parameter[1].trim();
-                        case "g" -> group = parameter[1].trim();
-                        case "v" -> version = parameter[1].trim();
-                        default -> {
-                        }
-                    }
-                }
-            }
-            boolean json = type.equals("application/json") || type.equals("application/*") || type.equals("*/*");
-            if (!json) {
+        for (MediaRange range : MediaRange.parse(accept)) {
+            if (!range.admitsJson()) {
                 continue;
             }
-            if (as == null) {
+            if (range.as() == null) {
                 return OBJECT;
             }
-            boolean meta = "meta.k8s.io".equals(group) && ("v1".equals(version) || "v1beta1".equals(version));
-            if (meta && as.equals("Table")) {
-                return new Representation(Form.TABLE, version);
+            if (range.isMetaKind("Table")) {
+                return new Representation(Form.TABLE, range.version());
             }
-            if (meta && (as.equals("PartialObjectMetadata") || as.equals("PartialObjectMetadataList"))) {
-                return new Representation(Form.METADATA, version);
+            if (range.isMetaKind("PartialObjectMetadata") || range.isMetaKind("PartialObjectMetadataList")) {
+                return new Representation(Form.METADATA, range.version());
             }
         }
         throw new ApiException(406, "NotAcceptable", "the server was unable to respond with a content type that "

@@ -26,38 +26,18 @@ final class WatchMediaTypes {
         }
         Negotiated best = null;
         double bestQuality = 0;
-        for (String range : accept.split(",")) {
-            String[] parts = range.split(";");
-            String type = parts[0].trim().toLowerCase();
-            double quality = 1;
-            String as = null;
-            String group = null;
-            String version = null;
-            for (int i = 1; i < parts.length; i++) {
-                String parameter = parts[i].trim();
-                if (parameter.startsWith("as=")) {
-                    as = parameter.substring(3);
-                } else if (parameter.startsWith("g=")) {
-                    group = parameter.substring(2);
-                } else if (parameter.startsWith("v=")) {
-                    version = parameter.substring(2);
-                } else if (parameter.startsWith("q=")) {
-                    quality = parseQuality(parameter.substring(2));
-                }
-            }
-            boolean json = type.equals("application/json") || type.equals("application/*") || type.equals("*/*");
+        for (MediaRange range : MediaRange.parse(accept)) {
             Negotiated format = null;
-            if (type.equals("text/event-stream")) {
+            if (range.type().equals("text/event-stream")) {
                 format = new Negotiated(WireFormat.SERVER_SENT_EVENTS, null);
-            } else if (json && as == null) {
+            } else if (range.admitsJson() && range.as() == null) {
                 format = new Negotiated(WireFormat.JSON_LINES, null);
-            } else if (json && as.equals("Table") && "meta.k8s.io".equals(group)
-                    && ("v1".equals(version) || "v1beta1".equals(version))) {
-                format = new Negotiated(WireFormat.JSON_LINES, version); // kubectl get --watch
+            } else if (range.admitsJson() && range.isMetaKind("Table")) {
+                format = new Negotiated(WireFormat.JSON_LINES, range.version()); // kubectl get --watch
             }
-            if (format != null && quality > bestQuality) {
+            if (format != null && range.quality() > bestQuality) {
                 best = format;
-                bestQuality = quality;
+                bestQuality = range.quality();
             }
         }
         if (best != null) {
@@ -66,13 +46,5 @@ final class WatchMediaTypes {
         throw new ApiException(406, "NotAcceptable", "the server was unable to respond with a content type that "
                 + "the client supports (Accept: " + accept + "); a watch is served as application/json or "
                 + "text/event-stream");
-    }
-
-    private static double parseQuality(String value) {
-        try {
-            return Double.parseDouble(value.trim());
-        } catch (NumberFormatException e) {
-            return 1;
-        }
     }
 }

@@ -334,11 +334,11 @@ class ErrorResponsesTest {
     }
 
     @Test
-    void kubectlsAcceptHeaderFallsBackToJson() {
-        given().accept("application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;"
-                + "g=meta.k8s.io,application/json").get(configMaps(ns))
+    void anAcceptHeaderWithNothingServableIs406() {
+        given().accept("application/json;as=Widgets;v=v1;g=meta.k8s.io,application/json").get(configMaps(ns))
                 .then().statusCode(200).contentType(ContentType.JSON).body("kind", equalTo("ConfigMapList"));
-        refused(406, "NotAcceptable", r -> r.accept("application/json;as=Table;v=v1;g=meta.k8s.io").get(configMaps(ns)));
+        refused(406, "NotAcceptable", r -> r.accept("application/json;as=Widgets;v=v1;g=meta.k8s.io").get(configMaps(ns)));
+        refused(406, "NotAcceptable", r -> r.accept("application/json;as=Table;v=v9;g=meta.k8s.io").get(configMaps(ns)));
     }
 
     @Test
@@ -358,6 +358,8 @@ class ErrorResponsesTest {
     @Test
     void oddHeadersAndParametersAreClientErrors() {
         refused(406, "NotAcceptable", r -> r.header("Accept", ";").get(configMaps(ns)));
+        refused(406, "NotAcceptable", r -> r.header("Accept", ";").queryParam("watch", "true").get(configMaps(ns)));
+        refused(406, "NotAcceptable", r -> r.header("Accept", ";").get("/api"));
         refused(400, "BadRequest", r -> r.queryParam("resourceVersion", "+5").get(configMaps(ns)));
         refused(422, "Invalid", r -> json(r, "{\"metadata\":{\"name\":\"existing\",\"resourceVersion\":\"+5\"}}")
                 .put(configMaps(ns) + "/existing"));
