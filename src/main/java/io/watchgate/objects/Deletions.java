@@ -1,6 +1,8 @@
 package io.watchgate.objects;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.crd.CrdSpec;
+import io.watchgate.schema.ApiExtensionsTypes;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.KeyRange;
@@ -44,8 +46,13 @@ public class Deletions {
             }
             checkPreconditions(type, current, options);
             try {
-                return isNamespaces(type) ? deleteNamespace(current, options.dryRun())
-                        : deleteOrMark(current, options.dryRun());
+                if (isNamespaces(type)) {
+                    return deleteNamespace(current, options.dryRun());
+                }
+                if (ApiExtensionsTypes.isCustomResourceDefinitions(type) && !options.dryRun()) {
+                    deleteCustomResources(CrdSpec.parse(current.tree()));
+                }
+                return deleteOrMark(current, options.dryRun());
             } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
                 // changed since we read it: read again, and check the preconditions again
             }
@@ -116,6 +123,15 @@ public class Deletions {
         }
         StoredObject after = namespaces.finalizeIfDone(namespace);
         return after != null ? after : current;
+    }
+
+    /** A definition takes its objects with it: each is deleted (a DELETED event) before the definition goes. */
+    private void deleteCustomResources(CrdSpec definition) {
+        KeyRange everywhere = KeyRange.allOf(definition.resource());
+        for (StoredObject object : store.list(everywhere, store.currentRevision(), null, Integer.MAX_VALUE,
+                o -> true, false).items()) {
+            deleteContent(object);
+        }
     }
 
     private void deleteContent(StoredObject object) {

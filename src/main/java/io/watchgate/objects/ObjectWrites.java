@@ -64,7 +64,7 @@ public class ObjectWrites {
             validator.validateGenerateName(type, generateName);
         }
         ServerFields.initialize(object, clock.instant());
-        TypeDefaults.onCreate(type, object);
+        TypeDefaults.onCreate(type, object, clock.instant());
         for (int attempt = 1;; attempt++) {
             if (generated) {
                 name = NameGenerator.generate(generateName);
@@ -150,7 +150,7 @@ public class ObjectWrites {
             throw new ApiException(413, "RequestEntityTooLarge", "the object would be about " + bytes
                     + " bytes, larger than the limit of " + limits.maxBytes() + " bytes");
         }
-        TypeDefaults.onUpdate(type, current.tree(), desired);
+        TypeDefaults.onUpdate(type, current.tree(), desired, clock.instant());
         ServerFields.carryOver(type, current.tree(), desired);
         Finalization.checkNoNewFinalizers(type, current.tree(), desired);
         validator.validate(type, desired);

@@ -2,9 +2,12 @@ package io.watchgate.objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.crd.CrdSpec;
+import io.watchgate.schema.ApiExtensionsTypes;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Base64;
 
 /**
@@ -17,15 +20,39 @@ final class TypeDefaults {
     }
 
     /** On create: a namespace starts Active; a Secret's stringData folds into data, and its type defaults. */
-    static void onCreate(ResourceType type, ObjectNode object) {
+    static void onCreate(ResourceType type, ObjectNode object, Instant now) {
         if (isCore(type, "Namespace")) {
             objectField(type, object, "status").put("phase", "Active");
+        }
+        if (ApiExtensionsTypes.isCustomResourceDefinitions(type)) {
+            // accepted and served at once: there is no controller to wait for
+            object.set("status", CrdSpec.parse(object).acceptedStatus(now));
         }
         onWrite(type, object);
     }
 
     /** On update and patch: a namespace's status stays the server's (it carries the lifecycle phase). */
-    static void onUpdate(ResourceType type, ObjectNode current, ObjectNode updated) {
+    static void onUpdate(ResourceType type, ObjectNode current, ObjectNode updated, Instant now) {
+        if (ApiExtensionsTypes.isCustomResourceDefinitions(type)) {
+            CrdSpec before = CrdSpec.parse(current);
+            CrdSpec after = CrdSpec.parse(updated);
+            if (!before.group().equals(after.group()) || before.namespaced() != after.namespaced()
+                    || !before.plural().equals(after.plural())) {
+                throw ApiException.invalid(type.group(), type.kind(), current.path("metadata").path("name").asText(),
+                        java.util.List.of(io.watchgate.status.Cause.forbidden("spec",
+                                "group, scope and plural name cannot be changed")));
+            }
+            // status is the server's: the names accepted now, every version ever stored, conditions as they were
+            ObjectNode fresh = after.acceptedStatus(now);
+            ObjectNode status = current.path("status").isObject() ? ((ObjectNode) current.get("status")).deepCopy()
+                    : fresh;
+            status.set("acceptedNames", fresh.get("acceptedNames"));
+            java.util.Set<String> stored = new java.util.LinkedHashSet<>();
+            status.path("storedVersions").forEach(version -> stored.add(version.asText()));
+            fresh.path("storedVersions").forEach(version -> stored.add(version.asText()));
+            stored.forEach(status.putArray("storedVersions")::add);
+            updated.set("status", status);
+        }
         if (isCore(type, "Namespace")) {
             JsonNode status = current.get("status");
             if (status == null) {

@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The registry of served types, looked up by group, version and plural. Core types are registered at start;
- * CustomResourceDefinitions will register theirs through {@link #register}.
+ * The registry of served types, looked up by group, version and plural. Core types and
+ * CustomResourceDefinitions are registered at start; each CustomResourceDefinition registers its own types.
  */
 @ApplicationScoped
 public class ResourceTypes {
@@ -17,10 +17,16 @@ public class ResourceTypes {
 
     public ResourceTypes() {
         CoreTypes.ALL.forEach(this::register);
+        register(ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS);
     }
 
     public void register(ResourceType type) {
         byPath.put(pathKey(type.group(), type.version(), type.plural()), type);
+    }
+
+    /** Stops serving a type (its CustomResourceDefinition went away or stopped serving that version). */
+    public void unregister(String group, String version, String plural) {
+        byPath.remove(pathKey(group, version, plural));
     }
 
     public Optional<ResourceType> find(String group, String version, String plural) {

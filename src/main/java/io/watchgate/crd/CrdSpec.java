@@ -1,0 +1,147 @@
+package io.watchgate.crd;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.schema.ApiExtensionsTypes;
+import io.watchgate.schema.NameRule;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.status.ApiException;
+import io.watchgate.status.Cause;
+import io.watchgate.validation.IdentifierSyntax;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What a CustomResourceDefinition defines, read and checked from its object: the names, scope and versions of
+ * the type it adds.
+ */
+public record CrdSpec(String group, String kind, String plural, String singular, String listKind,
+        List<String> shortNames, List<String> categories, boolean namespaced, List<Version> versions) {
+
+    /** One version of the type: served or not, and the one that is stored. */
+    public record Version(String name, boolean served, boolean storage) {
+    }
+
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    /** Reads a CustomResourceDefinition; 422 with a cause per problem, as Kubernetes validates them. */
+    public static CrdSpec parse(ObjectNode crd) {
+        List<Cause> causes = new ArrayList<>();
+        JsonNode spec = crd.path("spec");
+        String group = text(spec.path("group"));
+        JsonNode names = spec.path("names");
+        String plural = text(names.path("plural"));
+        String kind = text(names.path("kind"));
+        String singular = text(names.path("singular"));
+        if (singular.isEmpty()) {
+            singular = kind.toLowerCase(Locale.ROOT);
+        }
+        String listKind = text(names.path("listKind"));
+        if (listKind.isEmpty()) {
+            listKind = kind + "List";
+        }
+        if (group.isEmpty()) {
+            causes.add(Cause.required("spec.group", ""));
+        } else if (!group.contains(".")) {
+            causes.add(Cause.invalid("spec.group", group, "should be a domain with at least one dot"));
+        } else {
+            checkName(IdentifierSyntax.DNS1123_SUBDOMAIN, group, "spec.group", causes);
+        }
+        if (plural.isEmpty()) {
+            causes.add(Cause.required("spec.names.plural", ""));
+        } else {
+            checkName(IdentifierSyntax.DNS1123_LABEL, plural, "spec.names.plural", causes);
+        }
+        if (kind.isEmpty()) {
+            causes.add(Cause.required("spec.names.kind", ""));
+        }
+        String name = crd.path("metadata").path("name").asText("");
+        if (!plural.isEmpty() && !group.isEmpty() && !name.equals(plural + "." + group)) {
+            causes.add(Cause.invalid("metadata.name", name, "must be spec.names.plural+\".\"+spec.group"));
+        }
+        String scope = text(spec.path("scope"));
+        if (!scope.equals("Namespaced") && !scope.equals("Cluster")) {
+            causes.add(scope.isEmpty() ? Cause.required("spec.scope", "")
+                    : Cause.notSupported("spec.scope", scope, List.of("Cluster", "Namespaced")));
+        }
+        List<Version> versions = new ArrayList<>();
+        int storage = 0;
+        for (JsonNode version : spec.path("versions")) {
+            String versionName = text(version.path("name"));
+            if (versionName.isEmpty()) {
+                causes.add(Cause.required("spec.versions[" + versions.size() + "].name", ""));
+            }
+            boolean isStorage = version.path("storage").asBoolean(false);
+            storage += isStorage ? 1 : 0;
+            versions.add(new Version(versionName, version.path("served").asBoolean(false), isStorage));
+        }
+        if (versions.isEmpty()) {
+            causes.add(Cause.required("spec.versions", "must have at least one version"));
+        } else if (storage != 1) {
+            causes.add(Cause.invalid("spec.versions", storage, "must have exactly one version marked as storage "
+                    + "version"));
+        }
+        if (!causes.isEmpty()) {
+            throw ApiException.invalid(ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS.group(),
+                    ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS.kind(), name, causes);
+        }
+        return new CrdSpec(group, kind, plural, singular, listKind, strings(names.path("shortNames")),
+                strings(names.path("categories")), scope.equals("Namespaced"), List.copyOf(versions));
+    }
+
+    /** The store's name for the type's objects, shared by all its versions. */
+    public String resource() {
+        return plural + "." + group;
+    }
+
+    /** The served versions as types for the registry. */
+    public List<ResourceType> servedTypes() {
+        return versions.stream().filter(Version::served).map(version -> new ResourceType(group, version.name(),
+                kind, plural, singular, namespaced, shortNames, NameRule.DNS1123_SUBDOMAIN, Map.of(), false,
+                Map.of(), ResourceType.ALL_VERBS)).toList();
+    }
+
+    /** The status the server gives a definition it accepted: its names accepted, and established. */
+    public ObjectNode acceptedStatus(Instant now) {
+        ObjectNode status = JSON.objectNode();
+        ObjectNode accepted = status.putObject("acceptedNames");
+        accepted.put("plural", plural).put("singular", singular).put("kind", kind).put("listKind", listKind);
+        if (!shortNames.isEmpty()) {
+            shortNames.forEach(accepted.putArray("shortNames")::add);
+        }
+        if (!categories.isEmpty()) {
+            categories.forEach(accepted.putArray("categories")::add);
+        }
+        ArrayNode conditions = status.putArray("conditions");
+        String time = now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        conditions.addObject().put("type", "NamesAccepted").put("status", "True").put("lastTransitionTime", time)
+                .put("reason", "NoConflicts").put("message", "no conflicts found");
+        conditions.addObject().put("type", "Established").put("status", "True").put("lastTransitionTime", time)
+                .put("reason", "InitialNamesAccepted").put("message", "the initial names have been accepted");
+        ArrayNode stored = status.putArray("storedVersions");
+        versions.stream().filter(Version::storage).forEach(version -> stored.add(version.name()));
+        return status;
+    }
+
+    private static void checkName(IdentifierSyntax syntax, String value, String field, List<Cause> causes) {
+        String problem = syntax.problem(value);
+        if (problem != null) {
+            causes.add(Cause.invalid(field, value, problem));
+        }
+    }
+
+    private static String text(JsonNode node) {
+        return node.isTextual() ? node.asText() : "";
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(value -> values.add(value.asText()));
+        return List.copyOf(values);
+    }
+}

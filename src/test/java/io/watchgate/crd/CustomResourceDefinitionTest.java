@@ -1,0 +1,143 @@
+package io.watchgate.crd;
+
+import static io.restassured.RestAssured.given;
+import static io.watchgate.api.Api.newNamespace;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Users add types with CustomResourceDefinitions: served at once, like any other type, and gone with them. */
+@QuarkusTest
+class CustomResourceDefinitionTest {
+
+    private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+
+    private static String definition(String group, String scope, String versions) {
+        return "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"CustomResourceDefinition\",\"metadata\":"
+                + "{\"name\":\"gadgets." + group + "\"},\"spec\":{\"group\":\"" + group + "\",\"scope\":\"" + scope
+                + "\",\"names\":{\"plural\":\"gadgets\",\"kind\":\"Gadget\",\"shortNames\":[\"gd\"]},\"versions\":"
+                + versions + "}}";
+    }
+
+    private static final String V1 = "[{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":{\"openAPIV3Schema\":"
+            + "{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}}}]";
+
+    private static String gadget(String group, String name) {
+        return "{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Gadget\",\"metadata\":{\"name\":\"" + name
+                + "\"},\"spec\":{\"size\":3}}";
+    }
+
+    @Test
+    void aNewDefinitionIsEstablishedAndServedAtOnce() {
+        String group = "served.crd.test";
+        given().contentType(ContentType.JSON).body(definition(group, "Namespaced", V1)).post(CRDS).then()
+                .statusCode(201)
+                .body("status.conditions.find { it.type == 'Established' }.status", equalTo("True"))
+                .body("status.conditions.find { it.type == 'NamesAccepted' }.status", equalTo("True"))
+                .body("status.acceptedNames.kind", equalTo("Gadget"))
+                .body("status.acceptedNames.singular", equalTo("gadget"))
+                .body("status.acceptedNames.listKind", equalTo("GadgetList"))
+                .body("status.storedVersions", contains("v1"));
+        given().get("/apis/" + group + "/v1").then().statusCode(200)
+                .body("resources[0].name", equalTo("gadgets"))
+                .body("resources[0].shortNames", contains("gd"));
+        given().get("/apis").then().body("groups.name", hasItem(group));
+
+        String ns = newNamespace("gadgets");
+        String gadgets = "/apis/" + group + "/v1/namespaces/" + ns + "/gadgets";
+        given().contentType(ContentType.JSON).body(gadget(group, "g1")).post(gadgets).then().statusCode(201)
+                .body("spec.size", equalTo(3));
+        given().get(gadgets).then().statusCode(200).body("kind", equalTo("GadgetList")).body("items.metadata.name",
+                contains("g1"));
+        given().contentType("application/strategic-merge-patch+json").body("{}").patch(gadgets + "/g1").then()
+                .statusCode(415);
+        given().get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets." + group).then()
+                .statusCode(200).body("spec.group", equalTo(group));
+    }
+
+    @Test
+    void aClusterScopedDefinitionServesClusterScopedObjects() {
+        String group = "cluster.crd.test";
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", V1)).post(CRDS).then().statusCode(201);
+        given().contentType(ContentType.JSON).body(gadget(group, "c1")).post("/apis/" + group + "/v1/gadgets").then()
+                .statusCode(201);
+        given().get("/apis/" + group + "/v1/gadgets/c1").then().statusCode(200);
+        given().get("/apis/" + group + "/v1/namespaces/default/gadgets").then().statusCode(404);
+    }
+
+    @Test
+    void anInvalidDefinitionIs422AndStoresNothing() {
+        String wrongName = definition("invalid.crd.test", "Namespaced", V1).replace("gadgets.invalid.crd.test",
+                "other.invalid.crd.test");
+        given().contentType(ContentType.JSON).body(wrongName).post(CRDS).then().statusCode(422)
+                .body("reason", equalTo("Invalid"))
+                .body("details.causes.field", hasItem("metadata.name"));
+        String noStorage = definition("invalid.crd.test", "Everywhere",
+                "[{\"name\":\"v1\",\"served\":true,\"storage\":false}]");
+        given().contentType(ContentType.JSON).body(noStorage).post(CRDS).then().statusCode(422)
+                .body("details.causes.field", hasItems("spec.scope", "spec.versions"));
+        given().get(CRDS + "/gadgets.invalid.crd.test").then().statusCode(404);
+        given().get("/apis/invalid.crd.test/v1").then().statusCode(404);
+    }
+
+    @Test
+    void versionsComeAndGoWithTheDefinition() {
+        String group = "versions.crd.test";
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", V1)).post(CRDS).then().statusCode(201);
+        String twoVersions = definition(group, "Cluster", "[{\"name\":\"v1\",\"served\":false,\"storage\":false},"
+                + "{\"name\":\"v2\",\"served\":true,\"storage\":true}]");
+        given().contentType(ContentType.JSON).body(twoVersions).put(CRDS + "/gadgets." + group).then().statusCode(200)
+                .body("status.storedVersions", contains("v1", "v2"));
+        given().get("/apis/" + group + "/v2/gadgets").then().statusCode(200);
+        given().get("/apis/" + group + "/v1/gadgets").then().statusCode(404);
+        given().contentType(ContentType.JSON).body(definition(group, "Namespaced", V1)).put(CRDS + "/gadgets." + group)
+                .then().statusCode(422);
+    }
+
+    @Test
+    void deletingADefinitionDeletesItsObjectsEachWithAnEventThenStopsServingIt() throws Exception {
+        String group = "deleted.crd.test";
+        given().contentType(ContentType.JSON).body(definition(group, "Namespaced", V1)).post(CRDS).then().statusCode(201);
+        String ns = newNamespace("doomed");
+        String gadgets = "/apis/" + group + "/v1/namespaces/" + ns + "/gadgets";
+        for (String name : List.of("a", "b")) {
+            given().contentType(ContentType.JSON).body(gadget(group, name)).post(gadgets).then().statusCode(201);
+        }
+        String from = given().get(gadgets).then().extract().path("metadata.resourceVersion");
+        HttpResponse<java.io.InputStream> watch = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                .sendAsync(HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port + gadgets
+                        + "?watch=true&resourceVersion=" + from)).build(), HttpResponse.BodyHandlers.ofInputStream())
+                .get(10, TimeUnit.SECONDS);
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
+            given().delete(CRDS + "/gadgets." + group).then().statusCode(200);
+            List<String> events = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                String line = lines.readLine();
+                events.add(line.substring(9, line.indexOf('"', 9)) + " "
+                        + line.replaceAll(".*\"name\":\"([^\"]+)\".*", "$1"));
+            }
+            assertEquals(List.of("DELETED a", "DELETED b"), events);
+        }
+        given().get(gadgets).then().statusCode(404);
+        given().get("/apis").then().body("groups.name", not(hasItem(group)));
+        given().get(CRDS + "/gadgets." + group).then().statusCode(404);
+    }
+}
