@@ -23,8 +23,12 @@ import java.util.Map;
 public record CrdSpec(String group, String kind, String plural, String singular, String listKind,
         List<String> shortNames, List<String> categories, boolean namespaced, List<Version> versions) {
 
-    /** One version of the type: served or not, and the one that is stored. */
-    public record Version(String name, boolean served, boolean storage) {
+    /**
+     * One version of the type: served or not, the one that is stored, and its schema.
+     *
+     * @param schema the version's {@code schema.openAPIV3Schema}, or null
+     */
+    public record Version(String name, boolean served, boolean storage, JsonNode schema) {
     }
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -78,7 +82,9 @@ public record CrdSpec(String group, String kind, String plural, String singular,
             }
             boolean isStorage = version.path("storage").asBoolean(false);
             storage += isStorage ? 1 : 0;
-            versions.add(new Version(versionName, version.path("served").asBoolean(false), isStorage));
+            JsonNode schema = version.path("schema").get("openAPIV3Schema");
+            versions.add(new Version(versionName, version.path("served").asBoolean(false), isStorage,
+                    schema == null || !schema.isObject() ? null : schema.deepCopy()));
         }
         if (versions.isEmpty()) {
             causes.add(Cause.required("spec.versions", "must have at least one version"));

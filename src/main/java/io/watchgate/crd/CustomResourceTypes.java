@@ -1,9 +1,12 @@
 package io.watchgate.crd;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.StartupEvent;
 import io.watchgate.schema.ApiExtensionsTypes;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
+import io.watchgate.status.ApiException;
+import io.watchgate.status.Cause;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.EventType;
 import io.watchgate.store.KeyRange;
@@ -11,17 +14,21 @@ import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Keeps the registry of served types in step with the stored CustomResourceDefinitions: a committed definition
  * serves its versions at once (in the commit that stores it), a changed one serves its current versions, and a
- * deleted one stops serving them.
+ * deleted one stops serving them. It keeps each served version's schema, which writes of its objects conform to.
  */
 @ApplicationScoped
 public class CustomResourceTypes {
 
     private final Store store;
     private final ResourceTypes types;
+    private final Map<String, StructuralSchema> schemas = new ConcurrentHashMap<>();
 
     CustomResourceTypes(Store store, ResourceTypes types) {
         this.store = store;
@@ -50,12 +57,40 @@ public class CustomResourceTypes {
     }
 
     private void serve(StoredObject crd) {
-        CrdSpec.parse(crd.tree()).servedTypes().forEach(types::register);
+        CrdSpec spec = CrdSpec.parse(crd.tree());
+        for (CrdSpec.Version version : spec.versions()) {
+            if (version.served() && version.schema() != null) {
+                schemas.put(schemaKey(spec.group(), version.name(), spec.plural()),
+                        new StructuralSchema(version.schema()));
+            }
+        }
+        spec.servedTypes().forEach(types::register);
     }
 
     private void stopServing(StoredObject crd) {
         for (ResourceType type : CrdSpec.parse(crd.tree()).servedTypes()) {
             types.unregister(type.group(), type.version(), type.plural());
+            schemas.remove(schemaKey(type.group(), type.version(), type.plural()));
         }
+    }
+
+    /**
+     * Applies the type's schema, if a CustomResourceDefinition gave it one, to an object about to be stored:
+     * prunes undeclared fields, and refuses an invalid object with 422 and a cause per problem.
+     */
+    public void conform(ResourceType type, ObjectNode object) {
+        StructuralSchema schema = schemas.get(schemaKey(type.group(), type.version(), type.plural()));
+        if (schema == null) {
+            return;
+        }
+        List<Cause> causes = schema.apply(object);
+        if (!causes.isEmpty()) {
+            throw ApiException.invalid(type.group(), type.kind(), object.path("metadata").path("name").asText(""),
+                    causes);
+        }
+    }
+
+    private static String schemaKey(String group, String version, String plural) {
+        return group + "/" + version + "/" + plural;
     }
 }

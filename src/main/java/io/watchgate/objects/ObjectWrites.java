@@ -2,6 +2,7 @@ package io.watchgate.objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.patch.PatchType;
 import io.watchgate.patch.Patcher;
 import io.watchgate.schema.ResourceType;
@@ -36,10 +37,12 @@ public class ObjectWrites {
     private final Deletions deletions;
     private final Clock clock;
     private final ObjectLimits limits;
+    private final CustomResourceTypes customResources;
 
     ObjectWrites(Store store, ObjectValidator validator, Patcher patcher, NamespaceLifecycle namespaces,
-            Deletions deletions, Clock clock, ObjectLimits limits) {
+            Deletions deletions, Clock clock, ObjectLimits limits, CustomResourceTypes customResources) {
         this.limits = limits;
+        this.customResources = customResources;
         this.store = store;
         this.validator = validator;
         this.patcher = patcher;
@@ -72,6 +75,7 @@ public class ObjectWrites {
             }
             long namespaceRevision = namespaces.requireAcceptsContent(type, namespace, name);
             validator.validate(type, object);
+            customResources.conform(type, object);
             ObjectKey key = ObjectReads.key(type, namespace, name);
             Mutation create = Mutation.create(key, object);
             if (type.namespaced()) {
@@ -154,6 +158,7 @@ public class ObjectWrites {
         ServerFields.carryOver(type, current.tree(), desired);
         Finalization.checkNoNewFinalizers(type, current.tree(), desired);
         validator.validate(type, desired);
+        customResources.conform(type, desired);
         boolean namespace = Deletions.isNamespaces(type);
         if (!namespace && Finalization.isTerminating(desired) && !Finalization.hasFinalizers(desired)) {
             if (dryRun) {

@@ -140,4 +140,56 @@ class CustomResourceDefinitionTest {
         given().get("/apis").then().body("groups.name", not(hasItem(group)));
         given().get(CRDS + "/gadgets." + group).then().statusCode(404);
     }
+
+    private static final String SCHEMA = "[{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":"
+            + "{\"openAPIV3Schema\":{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\","
+            + "\"required\":[\"size\"],\"properties\":{"
+            + "\"size\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10},"
+            + "\"mode\":{\"type\":\"string\",\"enum\":[\"fast\",\"safe\"]},"
+            + "\"code\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\",\"minLength\":2,\"maxLength\":5},"
+            + "\"tags\":{\"type\":\"array\",\"maxItems\":2,\"items\":{\"type\":\"string\"}},"
+            + "\"extra\":{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}}}}}}}]";
+
+    @Test
+    void objectsAreCheckedAgainstTheirVersionsSchemaAndPrunedToIt() {
+        String group = "schema.crd.test";
+        given().contentType(ContentType.JSON).body(definition(group, "Namespaced", SCHEMA)).post(CRDS).then()
+                .statusCode(201);
+        String ns = newNamespace("schema");
+        String gadgets = "/apis/" + group + "/v1/namespaces/" + ns + "/gadgets";
+        String valid = "{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Gadget\",\"metadata\":{\"name\":\"ok\"},"
+                + "\"spec\":{\"size\":3,\"mode\":\"safe\",\"code\":\"abc\",\"tags\":[\"a\"],"
+                + "\"unknown\":1,\"extra\":{\"anything\":{\"goes\":true}}},\"topLevelUnknown\":true}";
+        given().contentType(ContentType.JSON).body(valid).post(gadgets).then().statusCode(201)
+                .body("spec.size", equalTo(3))
+                .body("spec", not(org.hamcrest.Matchers.hasKey("unknown")))
+                .body("$", not(org.hamcrest.Matchers.hasKey("topLevelUnknown")))
+                .body("spec.extra.anything.goes", equalTo(true));
+
+        String invalid = "{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Gadget\",\"metadata\":{\"name\":\"bad\"},"
+                + "\"spec\":{\"size\":\"three\",\"mode\":\"reckless\",\"code\":\"ABCDEFG\","
+                + "\"tags\":[\"a\",\"b\",\"c\"]}}";
+        given().contentType(ContentType.JSON).body(invalid).post(gadgets).then().statusCode(422)
+                .body("reason", equalTo("Invalid"))
+                .body("message", org.hamcrest.Matchers.startsWith("Gadget." + group + " \"bad\" is invalid"))
+                .body("details.causes.field", hasItems("spec.size", "spec.mode", "spec.code", "spec.tags"))
+                .body("details.causes.find { it.field == 'spec.size' }.message",
+                        org.hamcrest.Matchers.containsString("spec.size in body must be of type integer: \"string\""))
+                .body("details.causes.find { it.field == 'spec.mode' }.reason", equalTo("FieldValueNotSupported"));
+        String outOfRange = invalid.replace("\"three\"", "11").replace("reckless", "fast").replace("ABCDEFG", "a")
+                .replace(",\"c\"", "");
+        given().contentType(ContentType.JSON).body(outOfRange).post(gadgets).then().statusCode(422)
+                .body("details.causes.find { it.field == 'spec.size' }.message",
+                        org.hamcrest.Matchers.containsString("should be less than or equal to 10"))
+                .body("details.causes.find { it.field == 'spec.code' }.message",
+                        org.hamcrest.Matchers.containsString("should be at least 2 chars long"));
+        String missing = "{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Gadget\",\"metadata\":{\"name\":\"m\"},"
+                + "\"spec\":{}}";
+        given().contentType(ContentType.JSON).body(missing).post(gadgets).then().statusCode(422)
+                .body("details.causes.find { it.field == 'spec.size' }.reason", equalTo("FieldValueRequired"));
+        given().contentType("application/merge-patch+json").body("{\"spec\":{\"size\":0}}").patch(gadgets + "/ok")
+                .then().statusCode(422);
+        given().get(gadgets).then().body("items.metadata.name", contains("ok"));
+        given().get(gadgets + "/ok").then().body("spec.size", equalTo(3));
+    }
 }
