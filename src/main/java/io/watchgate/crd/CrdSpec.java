@@ -26,9 +26,17 @@ public record CrdSpec(String group, String kind, String plural, String singular,
     /**
      * One version of the type: served or not, the one that is stored, and its schema.
      *
-     * @param schema the version's {@code schema.openAPIV3Schema}, or null
+     * @param schema  the version's {@code schema.openAPIV3Schema}, or null
+     * @param columns its {@code additionalPrinterColumns}
+     * @param statusSubresource whether {@code subresources.status} is set
      */
-    public record Version(String name, boolean served, boolean storage, JsonNode schema) {
+    public record Version(String name, boolean served, boolean storage, JsonNode schema,
+            List<PrinterColumn> columns, boolean statusSubresource) {
+    }
+
+    /** An {@code additionalPrinterColumns} entry: a Table column whose cells a JSONPath reads. */
+    public record PrinterColumn(String name, String type, String format, String description, int priority,
+            String jsonPath) {
     }
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
@@ -83,8 +91,30 @@ public record CrdSpec(String group, String kind, String plural, String singular,
             boolean isStorage = version.path("storage").asBoolean(false);
             storage += isStorage ? 1 : 0;
             JsonNode schema = version.path("schema").get("openAPIV3Schema");
+            List<PrinterColumn> columns = new ArrayList<>();
+            int index = 0;
+            for (JsonNode column : version.path("additionalPrinterColumns")) {
+                String field = "spec.versions[" + versions.size() + "].additionalPrinterColumns[" + index++ + "]";
+                String columnName = text(column.path("name"));
+                String jsonPath = text(column.path("jsonPath"));
+                String columnType = text(column.path("type"));
+                if (columnName.isEmpty()) {
+                    causes.add(Cause.required(field + ".name", ""));
+                }
+                if (!jsonPath.startsWith(".")) {
+                    causes.add(Cause.invalid(field + ".jsonPath", jsonPath, "must be a simple json path starting "
+                            + "with ."));
+                }
+                if (!List.of("integer", "number", "string", "boolean", "date").contains(columnType)) {
+                    causes.add(Cause.notSupported(field + ".type", columnType,
+                            List.of("integer", "number", "string", "boolean", "date")));
+                }
+                columns.add(new PrinterColumn(columnName, columnType, text(column.path("format")),
+                        text(column.path("description")), column.path("priority").asInt(0), jsonPath));
+            }
             versions.add(new Version(versionName, version.path("served").asBoolean(false), isStorage,
-                    schema == null || !schema.isObject() ? null : schema.deepCopy()));
+                    schema == null || !schema.isObject() ? null : schema.deepCopy(), List.copyOf(columns),
+                    version.path("subresources").has("status")));
         }
         if (versions.isEmpty()) {
             causes.add(Cause.required("spec.versions", "must have at least one version"));
@@ -103,6 +133,11 @@ public record CrdSpec(String group, String kind, String plural, String singular,
     /** The store's name for the type's objects, shared by all its versions. */
     public String resource() {
         return plural + "." + group;
+    }
+
+    /** The version named {@code name}, if defined. */
+    public java.util.Optional<Version> version(String name) {
+        return versions.stream().filter(version -> version.name().equals(name)).findFirst();
     }
 
     /** The served versions as types for the registry. */

@@ -29,6 +29,7 @@ public class CustomResourceTypes {
     private final Store store;
     private final ResourceTypes types;
     private final Map<String, StructuralSchema> schemas = new ConcurrentHashMap<>();
+    private final Map<String, CrdSpec> definitions = new ConcurrentHashMap<>();
 
     CustomResourceTypes(Store store, ResourceTypes types) {
         this.store = store;
@@ -58,6 +59,7 @@ public class CustomResourceTypes {
 
     private void serve(StoredObject crd) {
         CrdSpec spec = CrdSpec.parse(crd.tree());
+        definitions.put(spec.group() + "/" + spec.plural(), spec);
         for (CrdSpec.Version version : spec.versions()) {
             if (version.served() && version.schema() != null) {
                 schemas.put(schemaKey(spec.group(), version.name(), spec.plural()),
@@ -68,7 +70,9 @@ public class CustomResourceTypes {
     }
 
     private void stopServing(StoredObject crd) {
-        for (ResourceType type : CrdSpec.parse(crd.tree()).servedTypes()) {
+        CrdSpec spec = CrdSpec.parse(crd.tree());
+        definitions.remove(spec.group() + "/" + spec.plural());
+        for (ResourceType type : spec.servedTypes()) {
             types.unregister(type.group(), type.version(), type.plural());
             schemas.remove(schemaKey(type.group(), type.version(), type.plural()));
         }
@@ -88,6 +92,17 @@ public class CustomResourceTypes {
             throw ApiException.invalid(type.group(), type.kind(), object.path("metadata").path("name").asText(""),
                     causes);
         }
+    }
+
+    /** The definition behind a served custom type, with the version the type is. */
+    public java.util.Optional<CrdSpec.Version> versionOf(ResourceType type) {
+        CrdSpec spec = definitions.get(type.group() + "/" + type.plural());
+        return spec == null ? java.util.Optional.empty() : spec.version(type.version());
+    }
+
+    /** The definition behind a served custom type. */
+    public java.util.Optional<CrdSpec> definitionOf(ResourceType type) {
+        return java.util.Optional.ofNullable(definitions.get(type.group() + "/" + type.plural()));
     }
 
     private static String schemaKey(String group, String version, String plural) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.crd.CrdSpec;
+import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.StoredObject;
@@ -41,9 +43,11 @@ public class Tables {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final Clock clock;
+    private final CustomResourceTypes customResources;
 
-    Tables(Clock clock) {
+    Tables(Clock clock, CustomResourceTypes customResources) {
         this.clock = clock;
+        this.customResources = customResources;
     }
 
     /**
@@ -112,8 +116,38 @@ public class Tables {
         return list;
     }
 
-    private static List<Column> columnsOf(ResourceType type) {
-        return type.group().isEmpty() ? CoreColumns.BY_RESOURCE.getOrDefault(type.plural(), CoreColumns.DEFAULT)
-                : CoreColumns.DEFAULT;
+    private List<Column> columnsOf(ResourceType type) {
+        if (type.group().isEmpty()) {
+            return CoreColumns.BY_RESOURCE.getOrDefault(type.plural(), CoreColumns.DEFAULT);
+        }
+        List<CrdSpec.PrinterColumn> printerColumns = customResources.versionOf(type)
+                .map(CrdSpec.Version::columns).orElse(List.of());
+        if (printerColumns.isEmpty()) {
+            return CoreColumns.DEFAULT;
+        }
+        // as kube-apiserver does: Name, then the definition's columns (Age only if the definition lists it)
+        List<Column> columns = new java.util.ArrayList<>();
+        columns.add(CoreColumns.NAME);
+        for (CrdSpec.PrinterColumn printer : printerColumns) {
+            columns.add(printerColumn(printer));
+        }
+        return columns;
+    }
+
+    private static Column printerColumn(CrdSpec.PrinterColumn printer) {
+        JsonPathCell path = new JsonPathCell(printer.jsonPath());
+        return new Column(printer.name(), printer.type(), printer.format(), printer.description(), printer.priority(),
+                (object, now) -> {
+                    JsonNode value = path.read(object);
+                    if (value.isMissingNode() || value.isNull()) {
+                        return "<none>";
+                    }
+                    return switch (printer.type()) {
+                        case "date" -> CoreColumns.age(value, now);
+                        case "integer" -> value.canConvertToLong() ? (Object) value.asLong() : value.asText();
+                        case "boolean" -> value.isBoolean() ? (Object) value.asBoolean() : value.asText();
+                        default -> value.isValueNode() ? value.asText() : value.toString();
+                    };
+                });
     }
 }

@@ -192,4 +192,37 @@ class CustomResourceDefinitionTest {
         given().get(gadgets).then().body("items.metadata.name", contains("ok"));
         given().get(gadgets + "/ok").then().body("spec.size", equalTo(3));
     }
+
+    @Test
+    void printerColumnsBecomeTableColumns() {
+        String group = "columns.crd.test";
+        String versions = "[{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":{\"openAPIV3Schema\":"
+                + "{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}},"
+                + "\"additionalPrinterColumns\":["
+                + "{\"name\":\"Size\",\"type\":\"integer\",\"jsonPath\":\".spec.size\"},"
+                + "{\"name\":\"Ready\",\"type\":\"string\",\"jsonPath\":"
+                + "\".status.conditions[?(@.type==\\\"Ready\\\")].status\"},"
+                + "{\"name\":\"First\",\"type\":\"string\",\"priority\":1,\"jsonPath\":\".spec.items[0].name\"},"
+                + "{\"name\":\"Age\",\"type\":\"date\",\"jsonPath\":\".metadata.creationTimestamp\"}]}]";
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", versions)).post(CRDS).then()
+                .statusCode(201);
+        given().contentType(ContentType.JSON).body("{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Gadget\","
+                + "\"metadata\":{\"name\":\"g\"},\"spec\":{\"size\":4,\"items\":[{\"name\":\"first\"}]},"
+                + "\"status\":{\"conditions\":[{\"type\":\"Synced\",\"status\":\"False\"},"
+                + "{\"type\":\"Ready\",\"status\":\"True\"}]}}").post("/apis/" + group + "/v1/gadgets").then()
+                .statusCode(201);
+        given().contentType(ContentType.JSON).body("{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Gadget\","
+                + "\"metadata\":{\"name\":\"h\"}}").post("/apis/" + group + "/v1/gadgets").then().statusCode(201);
+        given().accept("application/json;as=Table;v=v1;g=meta.k8s.io").get("/apis/" + group + "/v1/gadgets").then()
+                .statusCode(200)
+                .body("columnDefinitions.name", contains("Name", "Size", "Ready", "First", "Age"))
+                .body("columnDefinitions.priority", contains(0, 0, 0, 1, 0))
+                .body("rows[0].cells[0..3]", contains("g", 4, "True", "first"))
+                .body("rows[0].cells[4]", org.hamcrest.Matchers.matchesPattern("\\d+s"))
+                .body("rows[1].cells[1..3]", contains("<none>", "<none>", "<none>"));
+        String bad = versions.replace("\".spec.size\"", "\"spec.size\"");
+        given().contentType(ContentType.JSON).body(definition("bad.columns.crd.test", "Cluster", bad)).post(CRDS).then()
+                .statusCode(422).body("details.causes.field",
+                        hasItem("spec.versions[0].additionalPrinterColumns[0].jsonPath"));
+    }
 }
