@@ -151,6 +151,52 @@ public class ResourceApi {
         return verbs.delete(verbs.object(group, version, namespace, plural), name, uri, headers, body);
     }
 
+    // the status subresource, for types that have one
+
+    @GET
+    @Path("{plural}/{name}/status")
+    public Response getStatus(@PathParam("plural") String plural, @PathParam("name") String name,
+            @Context UriInfo uri, @Context HttpHeaders headers) {
+        return verbs.get(verbs.status(verbs.object(group, version, null, plural)), name, uri, headers);
+    }
+
+    @PUT
+    @Path("{plural}/{name}/status")
+    public Response updateStatus(@PathParam("plural") String plural, @PathParam("name") String name,
+            @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
+        return verbs.update(verbs.status(verbs.object(group, version, null, plural)), name, uri, headers, body);
+    }
+
+    @PATCH
+    @Path("{plural}/{name}/status")
+    public Response patchStatus(@PathParam("plural") String plural, @PathParam("name") String name,
+            @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
+        return verbs.patch(verbs.status(verbs.object(group, version, null, plural)), name, uri, headers, body);
+    }
+
+    @GET
+    @Path("namespaces/{namespace}/{plural}/{name}/status")
+    public Response getNamespacedStatus(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
+            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers) {
+        return verbs.get(verbs.status(verbs.object(group, version, namespace, plural)), name, uri, headers);
+    }
+
+    @PUT
+    @Path("namespaces/{namespace}/{plural}/{name}/status")
+    public Response updateNamespacedStatus(@PathParam("namespace") String namespace,
+            @PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
+            @Context HttpHeaders headers, InputStream body) {
+        return verbs.update(verbs.status(verbs.object(group, version, namespace, plural)), name, uri, headers, body);
+    }
+
+    @PATCH
+    @Path("namespaces/{namespace}/{plural}/{name}/status")
+    public Response patchNamespacedStatus(@PathParam("namespace") String namespace,
+            @PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
+            @Context HttpHeaders headers, InputStream body) {
+        return verbs.patch(verbs.status(verbs.object(group, version, namespace, plural)), name, uri, headers, body);
+    }
+
     // verbs a path does not serve: 405 with a Status
 
     @PUT

@@ -1,6 +1,7 @@
 package io.watchgate.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.objects.DeleteOptions;
 import io.watchgate.objects.Deletions;
 import io.watchgate.objects.ListOptions;
@@ -37,9 +38,12 @@ public class ResourceVerbs {
     private final RequestBodies requests;
     private final ResponseBodies bodies;
     private final FieldChecks fieldChecks;
+    private final CustomResourceTypes customResources;
 
     ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions,
-            RequestBodies requests, ResponseBodies bodies, FieldChecks fieldChecks) {
+            RequestBodies requests, ResponseBodies bodies, FieldChecks fieldChecks,
+            CustomResourceTypes customResources) {
+        this.customResources = customResources;
         this.fieldChecks = fieldChecks;
         this.types = types;
         this.reads = reads;
@@ -55,6 +59,14 @@ public class ResourceVerbs {
 
     Target object(String group, String version, String namespace, String plural) {
         return Target.resolveObject(types, group, version, namespace, plural);
+    }
+
+    /** The status subresource of {@code target}'s type: 404 for types without one. */
+    Target status(Target target) {
+        if (!customResources.hasStatusSubresource(target.type())) {
+            throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+        }
+        return new Target(target.type(), target.namespace(), true);
     }
 
 
@@ -105,7 +117,7 @@ public class ResourceVerbs {
         JsonNode object = requests.json(body);
         List<String> warnings = fieldChecks.check(target.type(), object, validation);
         return withWarnings(bodies.object(200, writes.update(target.type(), namespaceOrEmpty(target), name, object,
-                dryRun)), warnings);
+                dryRun, target.status())), warnings);
     }
 
     Response patch(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
@@ -122,7 +134,7 @@ public class ResourceVerbs {
         List<String> warnings = patchType == PatchType.JSON_PATCH ? List.of()
                 : fieldChecks.check(target.type(), patch, validation);
         return withWarnings(bodies.object(200, writes.patch(target.type(), namespaceOrEmpty(target), name, patchType,
-                patch, dryRun)), warnings);
+                patch, dryRun, target.status())), warnings);
     }
 
     Response delete(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {

@@ -5,10 +5,14 @@ import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
 
 /**
- * What a request path names: a type, and the namespace the request is confined to (null for all namespaces
- * and for cluster-scoped types).
+ * What a request path names: a type, the namespace the request is confined to (null for all namespaces
+ * and for cluster-scoped types), and whether it is the type's status subresource.
  */
-record Target(ResourceType type, String namespace) {
+record Target(ResourceType type, String namespace, boolean status) {
+
+    Target(ResourceType type, String namespace) {
+        this(type, namespace, false);
+    }
 
     /** @param group "" for the core group */
     static Target resolve(ResourceTypes types, String group, String version, String namespace, String plural) {

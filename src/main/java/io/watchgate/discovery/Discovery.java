@@ -3,6 +3,8 @@ package io.watchgate.discovery;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.crd.CrdSpec;
+import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,13 +27,16 @@ public class Discovery {
     public static final List<String> AGGREGATED_VERSIONS = List.of("v2", "v2beta1");
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
 
     private final ResourceTypes types;
     private final DiscoveryConfig config;
+    private final CustomResourceTypes customResources;
 
-    Discovery(ResourceTypes types, DiscoveryConfig config) {
+    Discovery(ResourceTypes types, DiscoveryConfig config, CustomResourceTypes customResources) {
         this.types = types;
         this.config = config;
+        this.customResources = customResources;
     }
 
     /** {@code /version}: a version.Info. */
@@ -129,6 +134,18 @@ public class Discovery {
             if (!type.shortNames().isEmpty()) {
                 type.shortNames().forEach(resource.putArray("shortNames")::add);
             }
+            List<String> categories = categories(type);
+            if (!categories.isEmpty()) {
+                categories.forEach(resource.putArray("categories")::add);
+            }
+            if (customResources.hasStatusSubresource(type)) {
+                ObjectNode status = resources.addObject();
+                status.put("name", type.plural() + "/status");
+                status.put("singularName", "");
+                status.put("namespaced", type.namespaced());
+                status.put("kind", type.kind());
+                STATUS_VERBS.forEach(status.putArray("verbs")::add);
+            }
         }
         return Optional.of(list);
     }
@@ -169,11 +186,26 @@ public class Discovery {
                             if (!type.shortNames().isEmpty()) {
                                 type.shortNames().forEach(resource.putArray("shortNames")::add);
                             }
+                            List<String> categories = categories(type);
+                            if (!categories.isEmpty()) {
+                                categories.forEach(resource.putArray("categories")::add);
+                            }
+                            if (customResources.hasStatusSubresource(type)) {
+                                ObjectNode status = resource.putArray("subresources").addObject();
+                                status.put("subresource", "status");
+                                status.putObject("responseKind").put("group", type.group())
+                                        .put("version", type.version()).put("kind", type.kind());
+                                STATUS_VERBS.forEach(status.putArray("verbs")::add);
+                            }
                         }
                         version.put("freshness", "Current");
                     });
         });
         return list;
+    }
+
+    private List<String> categories(ResourceType type) {
+        return customResources.definitionOf(type).map(CrdSpec::categories).orElse(List.of());
     }
 
     private static void verbs(ArrayNode array, ResourceType type) {

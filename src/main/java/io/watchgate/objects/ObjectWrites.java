@@ -66,6 +66,9 @@ public class ObjectWrites {
         if (generated) {
             validator.validateGenerateName(type, generateName);
         }
+        if (customResources.hasStatusSubresource(type)) {
+            object.remove("status"); // set through the status subresource only
+        }
         ServerFields.initialize(object, clock.instant());
         TypeDefaults.onCreate(type, object, clock.instant());
         for (int attempt = 1;; attempt++) {
@@ -103,6 +106,15 @@ public class ObjectWrites {
     /** PUT: replaces the object with {@code body} (which this call now owns). */
     public StoredObject update(ResourceType type, String namespace, String name, JsonNode requestBody,
             boolean dryRun) {
+        return update(type, namespace, name, requestBody, dryRun, false);
+    }
+
+    /**
+     * PUT on the object or, with {@code statusOnly}, on its {@code status} subresource: for types that have one,
+     * a write to the object keeps the stored status, and a write to the status changes nothing else.
+     */
+    public StoredObject update(ResourceType type, String namespace, String name, JsonNode requestBody,
+            boolean dryRun, boolean statusOnly) {
         ObjectNode body = BodyRules.requireObject(requestBody, type);
         BodyRules.conform(type, body, namespace, name);
         long expected = BodyRules.expectedRevision(type, body);
@@ -112,7 +124,7 @@ public class ObjectWrites {
                 throw ApiException.conflict(type.group(), type.resource(), name);
             }
             try {
-                return commitReplacement(type, current, body.deepCopy(), dryRun);
+                return commitReplacement(type, current, body.deepCopy(), dryRun, statusOnly);
             } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
                 // changed since we read it: read and compute again; a pinned revision now conflicts above
             }
@@ -122,6 +134,12 @@ public class ObjectWrites {
     /** PATCH: applies {@code patch} to the current object, again on each retry. */
     public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType,
             JsonNode patch, boolean dryRun) {
+        return patch(type, namespace, name, patchType, patch, dryRun, false);
+    }
+
+    /** PATCH on the object or, with {@code statusOnly}, on its {@code status} subresource (see update). */
+    public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType,
+            JsonNode patch, boolean dryRun, boolean statusOnly) {
         while (true) {
             StoredObject current = current(type, namespace, name);
             ObjectNode patched = patcher.apply(type, patchType, current.tree(), patch, limits.maxBytes());
@@ -132,7 +150,7 @@ public class ObjectWrites {
                 throw ApiException.conflict(type.group(), type.resource(), name);
             }
             try {
-                return commitReplacement(type, current, patched, dryRun);
+                return commitReplacement(type, current, patched, dryRun, statusOnly);
             } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
                 // changed since we read it: patch the new state
             }
@@ -148,7 +166,11 @@ public class ObjectWrites {
     }
 
     private StoredObject commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
-            boolean dryRun) {
+            boolean dryRun, boolean statusOnly) {
+        if (customResources.hasStatusSubresource(type)) {
+            desired = statusOnly ? withStatus(current.tree().deepCopy(), desired.get("status"))
+                    : withStatus(desired, current.tree().get("status"));
+        }
         long bytes = JsonShape.estimatedBytes(desired);
         if (bytes > limits.maxBytes()) {
             throw new ApiException(413, "RequestEntityTooLarge", "the object would be about " + bytes
@@ -156,6 +178,13 @@ public class ObjectWrites {
         }
         TypeDefaults.onUpdate(type, current.tree(), desired, clock.instant());
         ServerFields.carryOver(type, current.tree(), desired);
+        if (statusOnly) {
+            // a status write is no change of spec: the generation stays
+            JsonNode generation = current.tree().path("metadata").get("generation");
+            if (generation != null) {
+                desired.withObject("/metadata").set("generation", generation.deepCopy());
+            }
+        }
         Finalization.checkNoNewFinalizers(type, current.tree(), desired);
         validator.validate(type, desired);
         customResources.conform(type, desired);
@@ -180,5 +209,14 @@ public class ObjectWrites {
             return after != null ? after : updated;
         }
         return updated;
+    }
+
+    private static ObjectNode withStatus(ObjectNode object, JsonNode status) {
+        if (status == null || status.isNull()) {
+            object.remove("status");
+        } else {
+            object.set("status", status.deepCopy());
+        }
+        return object;
     }
 }

@@ -225,4 +225,42 @@ class CustomResourceDefinitionTest {
                 .statusCode(422).body("details.causes.field",
                         hasItem("spec.versions[0].additionalPrinterColumns[0].jsonPath"));
     }
+
+    @Test
+    void theStatusSubresourceAloneWritesStatus() {
+        String group = "status.crd.test";
+        String versions = "[{\"name\":\"v1\",\"served\":true,\"storage\":true,\"subresources\":{\"status\":{}},"
+                + "\"schema\":{\"openAPIV3Schema\":{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}}}]";
+        String withCategories = definition(group, "Namespaced", versions)
+                .replace("\"shortNames\":[\"gd\"]", "\"shortNames\":[\"gd\"],\"categories\":[\"all\",\"gear\"]");
+        given().contentType(ContentType.JSON).body(withCategories).post(CRDS).then().statusCode(201);
+        given().get("/apis/" + group + "/v1").then()
+                .body("resources.name", contains("gadgets", "gadgets/status"))
+                .body("resources[0].categories", contains("all", "gear"))
+                .body("resources[1].verbs", contains("get", "patch", "update"));
+        given().accept("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList").get("/apis").then()
+                .body("items.find { it.metadata.name == '" + group + "' }.versions[0].resources[0].subresources[0]"
+                        + ".subresource", equalTo("status"))
+                .body("items.find { it.metadata.name == '" + group + "' }.versions[0].resources[0].categories",
+                        contains("all", "gear"));
+
+        String ns = newNamespace("status");
+        String gadget = "/apis/" + group + "/v1/namespaces/" + ns + "/gadgets/g";
+        given().contentType(ContentType.JSON).body("{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Gadget\","
+                + "\"metadata\":{\"name\":\"g\"},\"spec\":{\"size\":1},\"status\":{\"phase\":\"Made up\"}}")
+                .post("/apis/" + group + "/v1/namespaces/" + ns + "/gadgets").then().statusCode(201)
+                .body("$", not(org.hamcrest.Matchers.hasKey("status")));
+        given().contentType("application/merge-patch+json").body("{\"spec\":{\"size\":9},\"status\":{\"phase\":\"Ready\"}}")
+                .patch(gadget + "/status").then().statusCode(200)
+                .body("status.phase", equalTo("Ready"))
+                .body("spec.size", equalTo(1))
+                .body("metadata.generation", equalTo(1));
+        given().contentType("application/merge-patch+json").body("{\"spec\":{\"size\":2},\"status\":{\"phase\":\"Lost\"}}")
+                .patch(gadget).then().statusCode(200)
+                .body("status.phase", equalTo("Ready"))
+                .body("spec.size", equalTo(2))
+                .body("metadata.generation", equalTo(2));
+        given().get(gadget + "/status").then().statusCode(200).body("status.phase", equalTo("Ready"));
+        given().get("/api/v1/namespaces/" + ns + "/configmaps/x/status").then().statusCode(404);
+    }
 }
