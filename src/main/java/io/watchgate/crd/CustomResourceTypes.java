@@ -100,6 +100,17 @@ public class CustomResourceTypes {
         return spec == null ? java.util.Optional.empty() : spec.version(type.version());
     }
 
+    /** The fields of {@code object} its type's schema does not declare (pruning would drop them); none without one. */
+    public List<String> undeclaredFields(ResourceType type, ObjectNode object) {
+        StructuralSchema schema = schemas.get(schemaKey(type.group(), type.version(), type.plural()));
+        return schema == null ? List.of() : schema.undeclaredFields(object);
+    }
+
+    /** The version's schema as the definition gives it, for OpenAPI; empty without one. */
+    public java.util.Optional<com.fasterxml.jackson.databind.JsonNode> openApiSchema(ResourceType type) {
+        return versionOf(type).map(CrdSpec.Version::schema);
+    }
+
     /** Whether the type has a {@code status} subresource, whose writes alone change its objects' status. */
     public boolean hasStatusSubresource(ResourceType type) {
         return versionOf(type).map(CrdSpec.Version::statusSubresource).orElse(false);

@@ -28,11 +28,19 @@ public final class StructuralSchema {
     /** Prunes {@code object} in place and returns what is wrong with it (empty when valid). */
     public List<Cause> apply(ObjectNode object) {
         List<Cause> causes = new ArrayList<>();
-        walk(object, root, "", causes, 0, true);
+        walk(object, root, "", causes, new ArrayList<>(), 0, true);
         return causes;
     }
 
-    private void walk(JsonNode value, JsonNode schema, String path, List<Cause> causes, int depth, boolean atRoot) {
+    /** The paths of the fields pruning would drop from {@code object} ("spec.bogus"), which stays untouched. */
+    public List<String> undeclaredFields(ObjectNode object) {
+        List<String> pruned = new ArrayList<>();
+        walk(object.deepCopy(), root, "", new ArrayList<>(), pruned, 0, true);
+        return pruned;
+    }
+
+    private void walk(JsonNode value, JsonNode schema, String path, List<Cause> causes, List<String> pruned,
+            int depth, boolean atRoot) {
         if (schema == null || !schema.isObject() || depth > MAX_DEPTH) {
             return;
         }
@@ -54,9 +62,9 @@ public final class StructuralSchema {
         } else if (value.isNumber()) {
             checkNumber(value, schema, path, causes);
         } else if (value.isArray()) {
-            checkArray(value, schema, path, causes, depth);
+            checkArray(value, schema, path, causes, pruned, depth);
         } else if (value.isObject()) {
-            checkObject((ObjectNode) value, schema, path, causes, depth, atRoot);
+            checkObject((ObjectNode) value, schema, path, causes, pruned, depth, atRoot);
         }
     }
 
@@ -134,7 +142,8 @@ public final class StructuralSchema {
         }
     }
 
-    private void checkArray(JsonNode array, JsonNode schema, String path, List<Cause> causes, int depth) {
+    private void checkArray(JsonNode array, JsonNode schema, String path, List<Cause> causes, List<String> pruned,
+            int depth) {
         if (schema.has("minItems") && array.size() < schema.get("minItems").asLong()) {
             causes.add(Cause.invalid(path, array.size(), path + " in body should have at least "
                     + schema.get("minItems").asLong() + " items"));
@@ -145,12 +154,12 @@ public final class StructuralSchema {
         }
         JsonNode items = schema.get("items");
         for (int i = 0; i < array.size(); i++) {
-            walk(array.get(i), items, path + "[" + i + "]", causes, depth + 1, false);
+            walk(array.get(i), items, path + "[" + i + "]", causes, pruned, depth + 1, false);
         }
     }
 
-    private void checkObject(ObjectNode object, JsonNode schema, String path, List<Cause> causes, int depth,
-            boolean atRoot) {
+    private void checkObject(ObjectNode object, JsonNode schema, String path, List<Cause> causes,
+            List<String> pruned, int depth, boolean atRoot) {
         JsonNode properties = schema.get("properties");
         JsonNode additional = schema.get("additionalProperties");
         boolean preserve = schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
@@ -167,10 +176,11 @@ public final class StructuralSchema {
                 continue; // the server's own, checked as for every type
             }
             if (properties != null && properties.has(name)) {
-                walk(field.getValue(), properties.get(name), child(path, name), causes, depth + 1, false);
+                walk(field.getValue(), properties.get(name), child(path, name), causes, pruned, depth + 1, false);
             } else if (additional != null && additional.isObject()) {
-                walk(field.getValue(), additional, child(path, name), causes, depth + 1, false);
+                walk(field.getValue(), additional, child(path, name), causes, pruned, depth + 1, false);
             } else if (!preserve && !(additional != null && additional.asBoolean(false))) {
+                pruned.add(child(path, name));
                 fields.remove(); // pruned, as structural schemas prune what they do not declare
             }
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,11 +37,13 @@ public class OpenApiDocuments {
 
     private final ResourceTypes types;
     private final KubernetesSchemas schemas;
+    private final CustomResourceTypes customResources;
     private final OpenApiPaths paths = new OpenApiPaths();
 
-    OpenApiDocuments(ResourceTypes types, KubernetesSchemas schemas) {
+    OpenApiDocuments(ResourceTypes types, KubernetesSchemas schemas, CustomResourceTypes customResources) {
         this.types = types;
         this.schemas = schemas;
+        this.customResources = customResources;
     }
 
     /** {@code /openapi/v3}: where each group version's document is, with a hash that changes with it. */
@@ -115,7 +118,9 @@ public class OpenApiDocuments {
                 pending.add(name);
                 pending.add(list);
             } else {
-                result.put(name, genericObject(type));
+                result.put(name, customResources.openApiSchema(type)
+                        .map(schema -> withObjectFields((ObjectNode) schema.deepCopy()))
+                        .orElseGet(() -> genericObject(type)));
                 result.put(list, genericList(type, name));
             }
             pending.add(META + "ObjectMeta");
@@ -184,6 +189,15 @@ public class OpenApiDocuments {
             return copy;
         }
         return node;
+    }
+
+    /** A definition's schema, with the fields every object has described as Kubernetes describes them. */
+    private static ObjectNode withObjectFields(ObjectNode schema) {
+        ObjectNode properties = schema.withObject("/properties");
+        properties.putObject("apiVersion").put("type", "string");
+        properties.putObject("kind").put("type", "string");
+        properties.putObject("metadata").put("$ref", "#/definitions/" + META + "ObjectMeta");
+        return schema;
     }
 
     private static ObjectNode genericObject(ResourceType type) {

@@ -1,6 +1,7 @@
 package io.watchgate.openapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.schema.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -10,7 +11,8 @@ import java.util.Map;
 
 /**
  * The fields of an object that its type's schema does not know, as {@code fieldValidation} reports them
- * ("spec.containers[0].imagePullPolice"). Types without a schema accept any field.
+ * ("spec.containers[0].imagePullPolice"), by Kubernetes' definitions for core types and by their
+ * CustomResourceDefinition's schema for custom types. Types without a schema accept any field.
  */
 @ApplicationScoped
 public class UnknownFields {
@@ -18,12 +20,17 @@ public class UnknownFields {
     private static final String REF_PREFIX = "#/definitions/";
 
     private final KubernetesSchemas schemas;
+    private final CustomResourceTypes customResources;
 
-    UnknownFields(KubernetesSchemas schemas) {
+    UnknownFields(KubernetesSchemas schemas, CustomResourceTypes customResources) {
         this.schemas = schemas;
+        this.customResources = customResources;
     }
 
     public List<String> of(ResourceType type, JsonNode object) {
+        if (!type.group().isEmpty() && object.isObject()) {
+            return customResources.undeclaredFields(type, (com.fasterxml.jackson.databind.node.ObjectNode) object);
+        }
         List<String> unknown = new ArrayList<>();
         schemas.definitionName(type).flatMap(schemas::definition)
                 .ifPresent(schema -> walk(object, schema, "", unknown, 0));

@@ -263,4 +263,27 @@ class CustomResourceDefinitionTest {
         given().get(gadget + "/status").then().statusCode(200).body("status.phase", equalTo("Ready"));
         given().get("/api/v1/namespaces/" + ns + "/configmaps/x/status").then().statusCode(404);
     }
+
+    @Test
+    void aDefinitionsSchemaIsInOpenApiAndInFieldValidation() {
+        String group = "openapi.crd.test";
+        given().contentType(ContentType.JSON).body(definition(group, "Namespaced", SCHEMA)).post(CRDS).then()
+                .statusCode(201);
+        String url = given().get("/openapi/v3").then().statusCode(200)
+                .extract().path("paths.'apis/" + group + "/v1'.serverRelativeURL");
+        given().get(url).then().statusCode(200)
+                .body("components.schemas.'test.crd.openapi.v1.Gadget'.properties.spec.properties.size.maximum",
+                        equalTo(10))
+                .body("components.schemas.'test.crd.openapi.v1.Gadget'.x-kubernetes-group-version-kind[0].kind",
+                        equalTo("Gadget"));
+        String ns = newNamespace("crd-fv");
+        String gadgets = "/apis/" + group + "/v1/namespaces/" + ns + "/gadgets";
+        String withUnknown = "{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Gadget\",\"metadata\":{\"name\":\"u\"},"
+                + "\"spec\":{\"size\":3,\"sise\":4}}";
+        given().contentType(ContentType.JSON).body(withUnknown).post(gadgets + "?fieldValidation=Strict").then()
+                .statusCode(400).body("message", org.hamcrest.Matchers.containsString("unknown field \"spec.sise\""));
+        given().contentType(ContentType.JSON).body(withUnknown).post(gadgets + "?fieldValidation=Warn").then()
+                .statusCode(201).header("Warning", equalTo("299 - \"unknown field \\\"spec.sise\\\"\""))
+                .body("spec", not(org.hamcrest.Matchers.hasKey("sise")));
+    }
 }
