@@ -1,8 +1,12 @@
 package io.watchgate.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.watchgate.protobuf.ProtobufObjects;
+import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
+import io.watchgate.validation.JsonShape;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.HttpHeaders;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -12,10 +16,32 @@ public class RequestBodies {
 
     private final Json json;
     private final ApiConfig config;
+    private final ProtobufObjects protobuf;
 
-    RequestBodies(Json json, ApiConfig config) {
+    RequestBodies(Json json, ApiConfig config, ProtobufObjects protobuf) {
         this.json = json;
         this.config = config;
+        this.protobuf = protobuf;
+    }
+
+    /**
+     * An object body of {@code type}, in JSON or, for core types, in Kubernetes' protobuf encoding (what kubectl's
+     * typed commands send); 415 for anything else.
+     */
+    public JsonNode object(ResourceType type, HttpHeaders headers, InputStream body) {
+        String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
+        if (contentType != null && contentType.split(";", 2)[0].trim().equalsIgnoreCase(ProtobufObjects.MEDIA_TYPE)) {
+            if (!protobuf.serves(type)) {
+                throw new ApiException(415, "UnsupportedMediaType", "the body of the request was in an unknown "
+                        + "format - accepted media types include: application/json (" + type.resource()
+                        + " are not served in protobuf)");
+            }
+            JsonNode object = protobuf.decode(type, read(body));
+            JsonShape.requireStorable(object);
+            return object;
+        }
+        MediaTypes.requireJsonBody(headers);
+        return json(body);
     }
 
     /**

@@ -97,11 +97,10 @@ public class ResourceVerbs {
     Response create(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("create");
         MediaTypes.requireJsonAcceptable(headers);
-        MediaTypes.requireJsonBody(headers);
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "CreateOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "CreateOptions");
-        JsonNode object = requests.json(body);
+        JsonNode object = requests.object(target.type(), headers, body);
         List<String> warnings = fieldChecks.check(target.type(), object, validation);
         StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), object, dryRun);
         return withWarnings(bodies.object(201, created), warnings);
@@ -110,11 +109,10 @@ public class ResourceVerbs {
     Response update(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("update");
         MediaTypes.requireJsonAcceptable(headers);
-        MediaTypes.requireJsonBody(headers);
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "UpdateOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "UpdateOptions");
-        JsonNode object = requests.json(body);
+        JsonNode object = requests.object(target.type(), headers, body);
         List<String> warnings = fieldChecks.check(target.type(), object, validation);
         return withWarnings(bodies.object(200, writes.update(target.type(), namespaceOrEmpty(target), name, object,
                 dryRun, target.status())), warnings);

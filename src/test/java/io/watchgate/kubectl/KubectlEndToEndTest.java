@@ -277,6 +277,77 @@ class KubectlEndToEndTest {
     }
 
     @Test
+    void typedCreateCommandsSendProtobuf() {
+        succeeds(kubectl("create", "configmap", "settings", "--from-literal=mode=fast", "--from-literal=size=3"),
+                "configmap/settings created");
+        succeeds(kubectl("get", "configmap", "settings", "-o", "jsonpath={.data.mode} {.data.size}"), "fast 3");
+        succeeds(kubectl("create", "secret", "generic", "login", "--from-literal=user=admin"),
+                "secret/login created");
+        succeeds(kubectl("get", "secret", "login", "-o", "jsonpath={.data.user}"), "YWRtaW4=");
+        String team = namespace + "-team";
+        succeeds(kubectl("create", "namespace", team), "namespace/" + team + " created");
+        succeeds(kubectl("get", "namespace", team), "NAME +STATUS +AGE", team + " +Active +\\d+s");
+        succeeds(kubectl("delete", "namespace", team), "namespace \"" + team + "\" deleted");
+    }
+
+    @Test
+    void aCustomResourceDefinitionAddsAType() throws IOException {
+        String group = namespace + ".example.com";
+        Path crd = write("crd.yaml", """
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata:
+                  name: widgets.%1$s
+                spec:
+                  group: %1$s
+                  scope: Namespaced
+                  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wdg]}
+                  versions:
+                  - name: v1
+                    served: true
+                    storage: true
+                    additionalPrinterColumns:
+                    - {name: Size, type: integer, jsonPath: .spec.size}
+                    schema:
+                      openAPIV3Schema:
+                        type: object
+                        properties:
+                          spec:
+                            type: object
+                            description: What the widget should be.
+                            properties:
+                              size: {type: integer, minimum: 1, description: How big it is.}
+                """.formatted(group));
+        succeeds(kubectl("apply", "-f", crd.toString()),
+                "customresourcedefinition.apiextensions.k8s.io/widgets." + group + " created");
+        Path widget = write("widget.yaml", """
+                apiVersion: %s/v1
+                kind: Widget
+                metadata: {name: w1}
+                spec: {size: 3}
+                """.formatted(group));
+        succeeds(kubectl("apply", "-f", widget.toString()), "widget." + group + "/w1 created");
+        succeeds(kubectl("get", "widgets." + group), "NAME +SIZE", "w1 +3");
+        succeeds(kubectl("explain", "widgets." + group + ".spec.size"),
+                "GROUP: +" + group.replace(".", "\\."), "KIND: +Widget", "VERSION: +v1", "",
+                "FIELD: size <integer>", ">>>>", "DESCRIPTION:", " +How big it is\\.", ">>>>");
+        Path tooSmall = write("small.yaml", """
+                apiVersion: %s/v1
+                kind: Widget
+                metadata: {name: w2}
+                spec: {size: 0}
+                """.formatted(group));
+        Result refused = kubectl("apply", "-f", tooSmall.toString());
+        assertEquals(1, refused.exitCode(), refused::toString);
+        assertTrue(refused.stderr().contains("spec.size in body should be greater than or equal to 1"),
+                refused::toString);
+        succeeds(kubectl("delete", "-f", crd.toString()),
+                "customresourcedefinition.apiextensions.k8s.io \"widgets." + group + "\" deleted");
+        Result gone = kubectl("get", "widgets." + group);
+        assertEquals(1, gone.exitCode(), gone::toString);
+    }
+
+    @Test
     void apiResourcesAndExplain() {
         succeeds(kubectl("api-resources"),
                 "NAME +SHORTNAMES +APIVERSION +NAMESPACED +KIND",

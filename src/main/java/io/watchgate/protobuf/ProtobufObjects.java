@@ -1,0 +1,188 @@
+package io.watchgate.protobuf;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import io.kubernetes.client.proto.Runtime;
+import io.kubernetes.client.proto.V1;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.status.ApiException;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Request bodies in Kubernetes' protobuf encoding ({@code application/vnd.kubernetes.protobuf}), what kubectl's
+ * typed commands and client-go send: the {@code k8s\0} magic, a runtime.Unknown envelope, and the type's message
+ * inside, read into the JSON the store keeps. Messages are read by descriptor (DynamicMessage), so none of the
+ * generated classes' code runs.
+ */
+@ApplicationScoped
+public class ProtobufObjects {
+
+    public static final String MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
+
+    private static final byte[] MAGIC = {'k', '8', 's', 0};
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'")
+            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
+            .withZone(ZoneOffset.UTC);
+    /** Non-pointer fields Go writes even when false or zero, whose zero means something. */
+    private static final Set<String> KEEP_ZERO = Set.of("ContainerStatus.ready", "ContainerStatus.restartCount");
+
+    private final ObjectMapper mapper;
+
+    ProtobufObjects(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    /** Whether objects of {@code type} can come as protobuf: the core v1 types, as in Kubernetes. */
+    public boolean serves(ResourceType type) {
+        return type.group().isEmpty() && type.version().equals("v1") && descriptor(type.kind()) != null;
+    }
+
+    /** Reads a protobuf body of {@code type}; 400 when it is not one. */
+    public ObjectNode decode(ResourceType type, byte[] body) {
+        if (body.length < MAGIC.length || body[0] != MAGIC[0] || body[1] != MAGIC[1] || body[2] != MAGIC[2]
+                || body[3] != MAGIC[3]) {
+            throw ApiException.undecodable(type.kind(), type.version(), "provided data does not appear to be a "
+                    + "protobuf message, expected prefix [107 56 115 0]");
+        }
+        try {
+            DynamicMessage envelope = DynamicMessage.parseFrom(Runtime.Unknown.getDescriptor(),
+                    ByteString.copyFrom(body, MAGIC.length, body.length - MAGIC.length));
+            Message typeMeta = (Message) field(envelope, "typeMeta");
+            String apiVersion = (String) field(typeMeta, "apiVersion");
+            String kind = (String) field(typeMeta, "kind");
+            Descriptor descriptor = descriptor(kind);
+            if (!apiVersion.equals(type.apiVersion()) || !kind.equals(type.kind()) || descriptor == null) {
+                throw ApiException.undecodable(type.kind(), type.version(), "the body is a " + apiVersion + " "
+                        + kind + ", not a " + type.apiVersion() + " " + type.kind());
+            }
+            DynamicMessage object = DynamicMessage.parseFrom(descriptor, (ByteString) field(envelope, "raw"));
+            ObjectNode json = mapper.createObjectNode();
+            json.put("apiVersion", apiVersion);
+            json.put("kind", kind);
+            json.setAll((ObjectNode) toJson(object));
+            return json;
+        } catch (InvalidProtocolBufferException e) {
+            throw ApiException.undecodable(type.kind(), type.version(), "the protobuf message cannot be read: "
+                    + e.getMessage());
+        }
+    }
+
+    private static Descriptor descriptor(String kind) {
+        return V1.getDescriptor().findMessageTypeByName(kind);
+    }
+
+    private JsonNode toJson(Message message) {
+        JsonNode special = special(message);
+        if (special != null) {
+            return special;
+        }
+        ObjectNode json = mapper.createObjectNode();
+        for (FieldDescriptor field : message.getDescriptorForType().getFields()) {
+            if (field.isMapField()) {
+                List<?> entries = (List<?>) message.getField(field);
+                if (entries.isEmpty()) {
+                    continue;
+                }
+                ObjectNode map = json.putObject(field.getName());
+                FieldDescriptor key = field.getMessageType().findFieldByName("key");
+                FieldDescriptor value = field.getMessageType().findFieldByName("value");
+                for (Object entry : entries) {
+                    Message pair = (Message) entry;
+                    map.set(String.valueOf(pair.getField(key)), value(value, pair.getField(value)));
+                }
+            } else if (field.isRepeated()) {
+                if (message.getRepeatedFieldCount(field) == 0) {
+                    continue;
+                }
+                ArrayNode array = json.putArray(field.getName());
+                for (Object element : (List<?>) message.getField(field)) {
+                    array.add(value(field, element));
+                }
+            } else if (message.hasField(field)) {
+                JsonNode value = value(field, message.getField(field));
+                // Go writes every non-pointer field; its JSON omits the empty ones, and so does this
+                if (!isEmpty(value) || KEEP_ZERO.contains(message.getDescriptorForType().getName() + "."
+                        + field.getName())) {
+                    json.set(field.getName(), value);
+                }
+            }
+        }
+        return json;
+    }
+
+    private static boolean isEmpty(JsonNode value) {
+        return value.isNull() || (value.isTextual() && value.asText().isEmpty())
+                || (value.isNumber() && value.asDouble() == 0) || (value.isBoolean() && !value.asBoolean())
+                || (value.isContainerNode() && value.isEmpty());
+    }
+
+    private JsonNode value(FieldDescriptor field, Object value) {
+        return switch (field.getJavaType()) {
+            case MESSAGE -> toJson((Message) value);
+            case BYTE_STRING -> TextNode.valueOf(Base64.getEncoder().encodeToString(((ByteString) value).toByteArray()));
+            case STRING -> TextNode.valueOf((String) value);
+            case INT -> IntNode.valueOf((Integer) value);
+            case LONG -> LongNode.valueOf((Long) value);
+            case BOOLEAN -> BooleanNode.valueOf((Boolean) value);
+            case DOUBLE -> DoubleNode.valueOf((Double) value);
+            case FLOAT -> DoubleNode.valueOf((Float) value);
+            case ENUM -> TextNode.valueOf(value.toString());
+        };
+    }
+
+    /** Kubernetes' special types, which have a JSON form of their own. */
+    private JsonNode special(Message message) {
+        return switch (message.getDescriptorForType().getFullName()) {
+            case "k8s.io.apimachinery.pkg.apis.meta.v1.Time" -> time(message, TIME);
+            case "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime" -> time(message, MICRO_TIME);
+            case "k8s.io.apimachinery.pkg.util.intstr.IntOrString" -> ((Long) field(message, "type")) == 1L
+                    ? TextNode.valueOf((String) field(message, "strVal"))
+                    : IntNode.valueOf((Integer) field(message, "intVal"));
+            case "k8s.io.apimachinery.pkg.api.resource.Quantity" -> TextNode.valueOf((String) field(message, "string"));
+            case "k8s.io.apimachinery.pkg.apis.meta.v1.Duration" ->
+                    TextNode.valueOf(GoDuration.format((Long) field(message, "duration")));
+            case "k8s.io.apimachinery.pkg.runtime.RawExtension", "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1" -> {
+                ByteString raw = (ByteString) field(message, "raw");
+                try {
+                    yield raw.isEmpty() ? NullNode.instance : mapper.readTree(raw.toByteArray());
+                } catch (IOException e) {
+                    throw ApiException.badRequest("an embedded object is not JSON: " + e.getMessage());
+                }
+            }
+            default -> null;
+        };
+    }
+
+    private static JsonNode time(Message message, DateTimeFormatter format) {
+        long seconds = (Long) field(message, "seconds");
+        int nanos = (Integer) field(message, "nanos");
+        return seconds == 0 && nanos == 0 ? NullNode.instance
+                : TextNode.valueOf(format.format(Instant.ofEpochSecond(seconds, nanos)));
+    }
+
+    private static Object field(Message message, String name) {
+        return message.getField(message.getDescriptorForType().findFieldByName(name));
+    }
+}

@@ -1,0 +1,48 @@
+package io.watchgate.protobuf;
+
+import static io.restassured.RestAssured.given;
+import static io.watchgate.api.Api.configMaps;
+import static io.watchgate.api.Api.newNamespace;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.kubernetes.client.proto.Meta;
+import io.kubernetes.client.proto.Runtime;
+import io.kubernetes.client.proto.V1;
+import io.quarkus.test.junit.QuarkusTest;
+import java.io.ByteArrayOutputStream;
+import org.junit.jupiter.api.Test;
+
+/** Creates and updates in protobuf, as kubectl's typed commands and client-go send them. */
+@QuarkusTest
+class ProtobufBodiesTest {
+
+    private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
+
+    private static byte[] configMap(String name, String value) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(new byte[] {'k', '8', 's', 0});
+        Runtime.Unknown.newBuilder()
+                .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion("v1").setKind("ConfigMap"))
+                .setRaw(V1.ConfigMap.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName(name))
+                        .putData("k", value).build().toByteString())
+                .build().writeTo(out);
+        return out.toByteArray();
+    }
+
+    @Test
+    void aProtobufCreateAndUpdateAnswerJsonTheClientAlsoAccepts() throws Exception {
+        String ns = newNamespace("protobuf");
+        given().contentType(PROTOBUF).accept(PROTOBUF + ",application/json").body(configMap("a", "1"))
+                .post(configMaps(ns) + "?fieldValidation=Strict").then().statusCode(201)
+                .contentType("application/json")
+                .body("data.k", equalTo("1"))
+                .body("metadata.namespace", equalTo(ns));
+        given().contentType(PROTOBUF).body(configMap("a", "2")).put(configMaps(ns) + "/a").then().statusCode(200)
+                .body("data.k", equalTo("2"));
+        given().contentType(PROTOBUF).body("{\"metadata\":{\"name\":\"b\"}}".getBytes()).post(configMaps(ns)).then()
+                .statusCode(400).body("reason", equalTo("BadRequest"));
+        given().contentType(PROTOBUF).body(configMap("x", "1"))
+                .post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions").then().statusCode(415)
+                .body("reason", equalTo("UnsupportedMediaType"));
+    }
+}
