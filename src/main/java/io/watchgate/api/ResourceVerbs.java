@@ -121,7 +121,13 @@ public class ResourceVerbs {
     Response patch(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("patch");
         MediaTypes.requireJsonAcceptable(headers);
-        PatchType patchType = PatchType.fromContentType(headers.getHeaderString(HttpHeaders.CONTENT_TYPE))
+        String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
+        if (contentType != null && contentType.split(";", 2)[0].trim().equalsIgnoreCase("application/apply-patch+yaml")) {
+            throw new ApiException(415, "UnsupportedMediaType", "server-side apply (application/apply-patch+yaml) "
+                    + "is not supported by this server: use client-side apply (kubectl apply without --server-side) "
+                    + "or a merge patch");
+        }
+        PatchType patchType = PatchType.fromContentType(contentType)
                 .filter(t -> Patcher.acceptedMediaTypes(target.type()).contains(t.mediaType()))
                 .orElseThrow(() -> Patcher.unsupported(target.type()));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");

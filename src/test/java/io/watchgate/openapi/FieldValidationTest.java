@@ -67,4 +67,15 @@ class FieldValidationTest {
                 .body("{\"data\":{\"x\":\"1\"},\"$retainKeys\":[\"data\"]}")
                 .patch(configMaps(ns) + "/cm?fieldValidation=Strict").then().statusCode(200);
     }
+
+    @Test
+    void serverSideApplyIsRefusedPlainly() {
+        String ns = newNamespace("fv-ssa");
+        given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"cm\"}}").post(configMaps(ns))
+                .then().statusCode(201);
+        given().contentType("application/apply-patch+yaml").body("apiVersion: v1\nkind: ConfigMap\n".getBytes())
+                .patch(configMaps(ns) + "/cm?fieldManager=kubectl").then().statusCode(415)
+                .body("reason", equalTo("UnsupportedMediaType"))
+                .body("message", containsString("server-side apply"));
+    }
 }
