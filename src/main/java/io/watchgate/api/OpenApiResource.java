@@ -24,14 +24,14 @@ public class OpenApiResource {
     @Path("v2")
     public Response v2(@Context HttpHeaders headers) {
         MediaTypes.requireJsonAcceptable(headers);
-        return json(documents.v2().toString());
+        return json(documents.v2());
     }
 
     @GET
     @Path("v3")
     public Response v3Index(@Context HttpHeaders headers) {
         MediaTypes.requireJsonAcceptable(headers);
-        return json(documents.v3Index().toString());
+        return json(documents.v3Index());
     }
 
     @GET
@@ -50,7 +50,7 @@ public class OpenApiResource {
     private Response v3(String groupVersion, HttpHeaders headers) {
         MediaTypes.requireJsonAcceptable(headers);
         return json(documents.v3(groupVersion).orElseThrow(() -> new ApiException(404, "NotFound",
-                "the server could not find the requested resource")).toString());
+                "the server could not find the requested resource")));
     }
 
     private static Response json(String body) {

@@ -46,22 +46,49 @@ public class OpenApiDocuments {
         this.customResources = customResources;
     }
 
+    /** The rendered documents of one state of the type registry. */
+    private record Rendered(long generation, String index, Map<String, String> v3, String v2) {
+    }
+
+    private final java.util.concurrent.atomic.AtomicReference<Rendered> rendered =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
     /** {@code /openapi/v3}: where each group version's document is, with a hash that changes with it. */
-    public ObjectNode v3Index() {
-        ObjectNode index = JSON.objectNode();
-        ObjectNode entries = index.putObject("paths");
-        byGroupVersion().forEach((path, served) -> entries.putObject(path)
-                .put("serverRelativeURL", "/openapi/v3/" + path + "?hash=" + hash(v3(served).toString())));
-        return index;
+    public String v3Index() {
+        return current().index();
     }
 
     /** {@code /openapi/v3/api/v1} or {@code /openapi/v3/apis/{group}/{version}}, if served. */
-    public Optional<ObjectNode> v3(String groupVersionPath) {
-        return Optional.ofNullable(byGroupVersion().get(groupVersionPath)).map(this::v3);
+    public Optional<String> v3(String groupVersionPath) {
+        return Optional.ofNullable(current().v3().get(groupVersionPath));
     }
 
     /** {@code /openapi/v2}: every served type in one Swagger 2.0 document. */
-    public ObjectNode v2() {
+    public String v2() {
+        return current().v2();
+    }
+
+    /** The documents for the registry as it is, rendered again only after it changed. */
+    private Rendered current() {
+        long generation = types.generation();
+        Rendered cached = rendered.get();
+        if (cached != null && cached.generation() == generation) {
+            return cached;
+        }
+        ObjectNode index = JSON.objectNode();
+        ObjectNode entries = index.putObject("paths");
+        Map<String, String> documents = new TreeMap<>();
+        byGroupVersion().forEach((path, served) -> {
+            String document = v3(served).toString();
+            documents.put(path, document);
+            entries.putObject(path).put("serverRelativeURL", "/openapi/v3/" + path + "?hash=" + hash(document));
+        });
+        Rendered fresh = new Rendered(generation, index.toString(), Map.copyOf(documents), v2Document().toString());
+        rendered.set(fresh);
+        return fresh;
+    }
+
+    private ObjectNode v2Document() {
         List<ResourceType> served = types.all().stream().sorted(OpenApiDocuments::byPath).toList();
         ObjectNode document = JSON.objectNode();
         document.put("swagger", "2.0");

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The registry of served types, looked up by group, version and plural. Core types and
@@ -14,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public class ResourceTypes {
 
     private final Map<String, ResourceType> byPath = new ConcurrentHashMap<>();
+    private final AtomicLong generation = new AtomicLong();
 
     public ResourceTypes() {
         CoreTypes.ALL.forEach(this::register);
@@ -22,11 +24,18 @@ public class ResourceTypes {
 
     public void register(ResourceType type) {
         byPath.put(pathKey(type.group(), type.version(), type.plural()), type);
+        generation.incrementAndGet();
     }
 
     /** Stops serving a type (its CustomResourceDefinition went away or stopped serving that version). */
     public void unregister(String group, String version, String plural) {
         byPath.remove(pathKey(group, version, plural));
+        generation.incrementAndGet();
+    }
+
+    /** Counts changes to the registry: what is derived from it can be kept until this moves. */
+    public long generation() {
+        return generation.get();
     }
 
     public Optional<ResourceType> find(String group, String version, String plural) {
