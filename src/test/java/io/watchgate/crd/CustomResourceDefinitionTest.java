@@ -286,4 +286,19 @@ class CustomResourceDefinitionTest {
                 .statusCode(201).header("Warning", equalTo("299 - \"unknown field \\\"spec.sise\\\"\""))
                 .body("spec", not(org.hamcrest.Matchers.hasKey("sise")));
     }
+
+    @Test
+    void aBacktrackingPatternCannotHoldTheServer() {
+        String group = "redos.crd.test";
+        String versions = "[{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":{\"openAPIV3Schema\":"
+                + "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\",\"properties\":"
+                + "{\"name\":{\"type\":\"string\",\"pattern\":\"^(a+)+$\"}}}}}}}]";
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", versions)).post(CRDS).then()
+                .statusCode(201);
+        String evil = "a".repeat(40) + "!";
+        given().contentType(ContentType.JSON).body("{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Gadget\","
+                + "\"metadata\":{\"name\":\"g\"},\"spec\":{\"name\":\"" + evil + "\"}}")
+                .post("/apis/" + group + "/v1/gadgets").then().statusCode(422)
+                .body("details.causes[0].field", equalTo("spec.name"));
+    }
 }
