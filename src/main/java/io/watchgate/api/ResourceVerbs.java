@@ -178,7 +178,9 @@ public class ResourceVerbs {
         }
         Response.ResponseBuilder builder = Response.fromResponse(response);
         for (String warning : warnings) {
-            builder.header("Warning", "299 - \"" + warning.replace("\\", "\\\\").replace("\"", "\\\"") + "\"");
+            // a header carries no control characters: field names from a body may hold any
+            String text = warning.replaceAll("\\p{Cntrl}", "?").replace("\\", "\\\\").replace("\"", "\\\"");
+            builder.header("Warning", "299 - \"" + text + "\"");
         }
         return builder.build();
     }

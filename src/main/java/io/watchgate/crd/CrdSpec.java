@@ -40,6 +40,7 @@ public record CrdSpec(String group, String kind, String plural, String singular,
     }
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    private static final java.util.regex.Pattern KIND = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9]{0,62}");
 
     /** Reads a CustomResourceDefinition; 422 with a cause per problem, as Kubernetes validates them. */
     public static CrdSpec parse(ObjectNode crd) {
@@ -61,6 +62,10 @@ public record CrdSpec(String group, String kind, String plural, String singular,
             causes.add(Cause.required("spec.group", ""));
         } else if (!group.contains(".")) {
             causes.add(Cause.invalid("spec.group", group, "should be a domain with at least one dot"));
+        } else if (group.equals("k8s.io") || group.endsWith(".k8s.io") || group.equals("kubernetes.io")
+                || group.endsWith(".kubernetes.io")) {
+            // Kubernetes' own groups, the built-in apiextensions.k8s.io among them, are not for custom types
+            causes.add(Cause.forbidden("spec.group", "the k8s.io and kubernetes.io groups are reserved"));
         } else {
             checkName(IdentifierSyntax.DNS1123_SUBDOMAIN, group, "spec.group", causes);
         }
@@ -71,6 +76,14 @@ public record CrdSpec(String group, String kind, String plural, String singular,
         }
         if (kind.isEmpty()) {
             causes.add(Cause.required("spec.names.kind", ""));
+        } else if (!KIND.matcher(kind).matches()) {
+            causes.add(Cause.invalid("spec.names.kind", kind, "must be a letter followed by letters and digits"));
+        }
+        if (!KIND.matcher(listKind).matches()) {
+            causes.add(Cause.invalid("spec.names.listKind", listKind, "must be a letter followed by letters and digits"));
+        }
+        if (!singular.isEmpty()) {
+            checkName(IdentifierSyntax.DNS1123_LABEL, singular, "spec.names.singular", causes);
         }
         String name = crd.path("metadata").path("name").asText("");
         if (!plural.isEmpty() && !group.isEmpty() && !name.equals(plural + "." + group)) {
@@ -87,6 +100,13 @@ public record CrdSpec(String group, String kind, String plural, String singular,
             String versionName = text(version.path("name"));
             if (versionName.isEmpty()) {
                 causes.add(Cause.required("spec.versions[" + versions.size() + "].name", ""));
+            } else {
+                checkName(IdentifierSyntax.DNS1035_LABEL, versionName, "spec.versions[" + versions.size() + "].name",
+                        causes);
+            }
+            JsonNode declared = version.path("schema").get("openAPIV3Schema");
+            if (declared != null) {
+                SchemaShape.check(declared, "spec.versions[" + versions.size() + "].schema.openAPIV3Schema", causes);
             }
             boolean isStorage = version.path("storage").asBoolean(false);
             storage += isStorage ? 1 : 0;

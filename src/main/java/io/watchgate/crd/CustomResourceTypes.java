@@ -49,11 +49,23 @@ public class CustomResourceTypes {
         if (!event.key().resource().equals(ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS.resource())) {
             return;
         }
-        if (event.previous() != null) {
-            stopServing(event.previous());
+        if (event.type() == EventType.DELETED) {
+            stopServing(event.previous() != null ? event.previous() : event.object());
+            return;
         }
-        if (event.type() != EventType.DELETED) {
-            serve(event.object());
+        // serve the new state first, then drop only what it no longer serves: no request sees a gap
+        serve(event.object());
+        if (event.previous() != null) {
+            java.util.Set<String> kept = new java.util.HashSet<>();
+            CrdSpec.parse(event.object().tree()).servedTypes()
+                    .forEach(type -> kept.add(schemaKey(type.group(), type.version(), type.plural())));
+            for (ResourceType type : CrdSpec.parse(event.previous().tree()).servedTypes()) {
+                String key = schemaKey(type.group(), type.version(), type.plural());
+                if (!kept.contains(key)) {
+                    types.unregister(type.group(), type.version(), type.plural());
+                    schemas.remove(key);
+                }
+            }
         }
     }
 
@@ -61,9 +73,11 @@ public class CustomResourceTypes {
         CrdSpec spec = CrdSpec.parse(crd.tree());
         definitions.put(spec.group() + "/" + spec.plural(), spec);
         for (CrdSpec.Version version : spec.versions()) {
+            String key = schemaKey(spec.group(), version.name(), spec.plural());
             if (version.served() && version.schema() != null) {
-                schemas.put(schemaKey(spec.group(), version.name(), spec.plural()),
-                        new StructuralSchema(version.schema()));
+                schemas.put(key, new StructuralSchema(version.schema()));
+            } else {
+                schemas.remove(key);
             }
         }
         spec.servedTypes().forEach(types::register);

@@ -14,8 +14,8 @@ final class VersionPriority {
 
     static final Comparator<String> ORDER = Comparator
             .comparingInt(VersionPriority::stability)
-            .thenComparing(Comparator.comparingLong(VersionPriority::major).reversed())
-            .thenComparing(Comparator.comparingLong(VersionPriority::minor).reversed())
+            .thenComparing(Comparator.comparing(VersionPriority::major).reversed())
+            .thenComparing(Comparator.comparing(VersionPriority::minor).reversed())
             .thenComparing(Comparator.naturalOrder());
 
     private VersionPriority() {
@@ -29,13 +29,13 @@ final class VersionPriority {
         return m.group(2) == null ? 0 : m.group(2).equals("beta") ? 1 : 2;
     }
 
-    private static long major(String version) {
+    private static java.math.BigInteger major(String version) {
         Matcher m = KUBE_VERSION.matcher(version);
-        return m.matches() ? Long.parseLong(m.group(1)) : 0;
+        return m.matches() ? new java.math.BigInteger(m.group(1)) : java.math.BigInteger.ZERO;
     }
 
-    private static long minor(String version) {
+    private static java.math.BigInteger minor(String version) {
         Matcher m = KUBE_VERSION.matcher(version);
-        return m.matches() && m.group(3) != null ? Long.parseLong(m.group(3)) : 0;
+        return m.matches() && m.group(3) != null ? new java.math.BigInteger(m.group(3)) : java.math.BigInteger.ZERO;
     }
 }

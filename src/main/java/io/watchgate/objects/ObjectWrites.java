@@ -171,6 +171,8 @@ public class ObjectWrites {
             desired = statusOnly ? withStatus(current.tree().deepCopy(), desired.get("status"))
                     : withStatus(desired, current.tree().get("status"));
         }
+        // pruned before anything compares: a write of only undeclared fields changes nothing
+        customResources.conform(type, desired);
         long bytes = JsonShape.estimatedBytes(desired);
         if (bytes > limits.maxBytes()) {
             throw new ApiException(413, "RequestEntityTooLarge", "the object would be about " + bytes
@@ -187,7 +189,6 @@ public class ObjectWrites {
         }
         Finalization.checkNoNewFinalizers(type, current.tree(), desired);
         validator.validate(type, desired);
-        customResources.conform(type, desired);
         boolean namespace = Deletions.isNamespaces(type);
         if (!namespace && Finalization.isTerminating(desired) && !Finalization.hasFinalizers(desired)) {
             if (dryRun) {

@@ -220,6 +220,9 @@ public class OpenApiDocuments {
 
     /** A definition's schema, with the fields every object has described as Kubernetes describes them. */
     private static ObjectNode withObjectFields(ObjectNode schema) {
+        if (schema.has("properties") && !schema.get("properties").isObject()) {
+            schema.remove("properties"); // not stored by a current server (CrdSpec checks the shape); never fatal here
+        }
         ObjectNode properties = schema.withObject("/properties");
         properties.putObject("apiVersion").put("type", "string");
         properties.putObject("kind").put("type", "string");

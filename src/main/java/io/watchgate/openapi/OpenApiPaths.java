@@ -143,11 +143,11 @@ final class OpenApiPaths {
         }
 
         private List<String> patchMediaTypes() {
+            // server-side apply is not served: not offered
             return type.strategicMergePatch()
                     ? List.of("application/json-patch+json", "application/merge-patch+json",
-                            "application/strategic-merge-patch+json", "application/apply-patch+yaml")
-                    : List.of("application/json-patch+json", "application/merge-patch+json",
-                            "application/apply-patch+yaml");
+                            "application/strategic-merge-patch+json")
+                    : List.of("application/json-patch+json", "application/merge-patch+json");
         }
 
         /** "CoreV1", or "ExampleComV1" for group example.com. */

@@ -45,8 +45,8 @@ public class ProtobufObjects {
             .withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
             .withZone(ZoneOffset.UTC);
-    /** Non-pointer fields Go writes even when false or zero, whose zero means something. */
-    private static final Set<String> KEEP_ZERO = Set.of("ContainerStatus.ready", "ContainerStatus.restartCount");
+    /** Fields whose zero Go writes but that the server owns or that mean "unset". */
+    private static final Set<String> DROP_ZERO = Set.of("ObjectMeta.generation");
 
     private final ObjectMapper mapper;
 
@@ -123,8 +123,9 @@ public class ProtobufObjects {
             } else if (message.hasField(field)) {
                 JsonNode value = value(field, message.getField(field));
                 // Go writes every non-pointer field; its JSON omits the empty ones, and so does this
-                if (!isEmpty(value) || KEEP_ZERO.contains(message.getDescriptorForType().getName() + "."
-                        + field.getName())) {
+                boolean zero = value.isNumber() && value.asDouble() == 0;
+                if (!isEmpty(value) && !(zero && DROP_ZERO.contains(message.getDescriptorForType().getName() + "."
+                        + field.getName()))) {
                     json.set(field.getName(), value);
                 }
             }
@@ -132,9 +133,12 @@ public class ProtobufObjects {
         return json;
     }
 
+    /**
+     * What Go's JSON leaves out of an omitempty field. A false or 0 that the message carries is kept: pointer
+     * fields (automountServiceAccountToken: false, runAsUser: 0) mean it, and for the rest it is the default.
+     */
     private static boolean isEmpty(JsonNode value) {
         return value.isNull() || (value.isTextual() && value.asText().isEmpty())
-                || (value.isNumber() && value.asDouble() == 0) || (value.isBoolean() && !value.asBoolean())
                 || (value.isContainerNode() && value.isEmpty());
     }
 
@@ -178,8 +182,14 @@ public class ProtobufObjects {
     private static JsonNode time(Message message, DateTimeFormatter format) {
         long seconds = (Long) field(message, "seconds");
         int nanos = (Integer) field(message, "nanos");
-        return seconds == 0 && nanos == 0 ? NullNode.instance
-                : TextNode.valueOf(format.format(Instant.ofEpochSecond(seconds, nanos)));
+        if (seconds == 0 && nanos == 0) {
+            return NullNode.instance;
+        }
+        try {
+            return TextNode.valueOf(format.format(Instant.ofEpochSecond(seconds, nanos)));
+        } catch (java.time.DateTimeException e) {
+            throw ApiException.badRequest("a time in the body is out of range: " + seconds + " seconds");
+        }
     }
 
     private static Object field(Message message, String name) {

@@ -29,7 +29,8 @@ final class JsonPathCell {
             if (m.group(1) != null) {
                 current = current.path(m.group(1));
             } else if (m.group(2) != null) {
-                current = current.path(Integer.parseInt(m.group(2)));
+                current = m.group(2).length() > 9 ? MissingNode.getInstance()
+                        : current.path(Integer.parseInt(m.group(2)));
             } else {
                 JsonNode found = MissingNode.getInstance();
                 for (JsonNode element : current) {

@@ -25,7 +25,8 @@ public final class TableRendering implements ObjectRendering {
 
     @Override
     public String key() {
-        return "table/" + metaVersion + "/" + include;
+        // the columns belong to the type's version: watchers of two versions of one resource share events
+        return "table/" + type.apiVersion() + "/" + metaVersion + "/" + include;
     }
 
     @Override

@@ -301,4 +301,55 @@ class CustomResourceDefinitionTest {
                 .post("/apis/" + group + "/v1/gadgets").then().statusCode(422)
                 .body("details.causes[0].field", equalTo("spec.name"));
     }
+
+    @Test
+    void definitionsThatWouldBreakTheServerAreRefused() {
+        given().contentType(ContentType.JSON).body(definition("apiextensions.k8s.io", "Cluster", V1)
+                .replace("gadgets.apiextensions.k8s.io", "gadgets.apiextensions.k8s.io")).post(CRDS).then()
+                .statusCode(422).body("details.causes.field", hasItem("spec.group"));
+        given().contentType(ContentType.JSON).body(definition("shape.crd.test", "Cluster",
+                "[{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":{\"openAPIV3Schema\":"
+                        + "{\"type\":\"object\",\"properties\":\"oops\"}}}]")).post(CRDS).then()
+                .statusCode(422).body("details.causes.field",
+                        hasItem("spec.versions[0].schema.openAPIV3Schema.properties"));
+        given().contentType(ContentType.JSON).body(definition("kind.crd.test", "Cluster", V1)
+                .replace("\"kind\":\"Gadget\"", "\"kind\":\"Q\\\",\\\"x\"")).post(CRDS).then()
+                .statusCode(422).body("details.causes.field", hasItem("spec.names.kind"));
+        given().get("/openapi/v3").then().statusCode(200);
+    }
+
+    @Test
+    void oddButValidVersionsAndPathsKeepDiscoveryAndTablesWorking() {
+        String group = "odd.crd.test";
+        String versions = "[{\"name\":\"v99999999999999999999\",\"served\":true,\"storage\":false},"
+                + "{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":{\"openAPIV3Schema\":"
+                + "{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}},"
+                + "\"additionalPrinterColumns\":[{\"name\":\"Far\",\"type\":\"string\","
+                + "\"jsonPath\":\".spec.a[99999999999]\"}]}]";
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", versions)).post(CRDS).then()
+                .statusCode(201);
+        given().get("/apis").then().statusCode(200)
+                .body("groups.find { it.name == '" + group + "' }.preferredVersion.version",
+                        equalTo("v99999999999999999999"));
+        given().contentType(ContentType.JSON).body(gadget(group, "g")).post("/apis/" + group + "/v1/gadgets").then()
+                .statusCode(201);
+        given().accept("application/json;as=Table;v=v1;g=meta.k8s.io").get("/apis/" + group + "/v1/gadgets").then()
+                .statusCode(200).body("rows[0].cells[1]", equalTo("<none>"));
+    }
+
+    @Test
+    void aWriteOfOnlyUndeclaredFieldsChangesNothing() {
+        String group = "prune.crd.test";
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", SCHEMA)).post(CRDS).then()
+                .statusCode(201);
+        String gadgets = "/apis/" + group + "/v1/gadgets";
+        String body = "{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Gadget\",\"metadata\":{\"name\":\"p\"},"
+                + "\"spec\":{\"size\":3}}";
+        String version = given().contentType(ContentType.JSON).body(body).post(gadgets).then().statusCode(201)
+                .extract().path("metadata.resourceVersion");
+        given().contentType(ContentType.JSON).body(body.replace("\"size\":3", "\"size\":3,\"undeclared\":1"))
+                .put(gadgets + "/p").then().statusCode(200)
+                .body("metadata.resourceVersion", equalTo(version))
+                .body("metadata.generation", equalTo(1));
+    }
 }

@@ -78,4 +78,12 @@ class FieldValidationTest {
                 .body("reason", equalTo("UnsupportedMediaType"))
                 .body("message", containsString("server-side apply"));
     }
+
+    @Test
+    void aFieldNameWithControlCharactersStillMakesAValidWarning() {
+        String ns = newNamespace("fv-header");
+        given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"cm\"},\"bogus\\nx\":1}")
+                .post(configMaps(ns) + "?fieldValidation=Warn").then().statusCode(201)
+                .header("Warning", equalTo("299 - \"unknown field \\\"bogus?x\\\"\""));
+    }
 }

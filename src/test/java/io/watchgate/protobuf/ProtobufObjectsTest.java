@@ -97,9 +97,23 @@ class ProtobufObjectsTest {
         ApiException notProtobuf = assertThrows(ApiException.class, () -> protobuf.decode(core("configmaps"),
                 "{\"kind\":\"ConfigMap\"}".getBytes()));
         assertTrue(notProtobuf.getMessage().contains("expected prefix [107 56 115 0]"), notProtobuf.getMessage());
+        ApiException farFuture = assertThrows(ApiException.class, () -> protobuf.decode(core("configmaps"),
+                envelope("ConfigMap", V1.ConfigMap.newBuilder().setMetadata(meta("x").setCreationTimestamp(
+                        Meta.Time.newBuilder().setSeconds(1_000_000_000_000_000_000L))).build())));
+        assertEquals(400, farFuture.code());
         ApiException truncated = assertThrows(ApiException.class, () -> protobuf.decode(core("configmaps"),
                 new byte[] {'k', '8', 's', 0, 0x0a, 0x7f, 1}));
         assertEquals(400, truncated.code());
+    }
+
+    @Test
+    void anExplicitFalseOnAPointerFieldIsKept() throws Exception {
+        byte[] body = envelope("ServiceAccount", V1.ServiceAccount.newBuilder().setMetadata(meta("sa"))
+                .setAutomountServiceAccountToken(false).build());
+        var json = protobuf.decode(core("serviceaccounts"), body);
+        assertTrue(json.has("automountServiceAccountToken"), json::toString);
+        assertEquals(false, json.get("automountServiceAccountToken").asBoolean());
+        assertTrue(!json.path("metadata").has("generation"), "the server's own zero is left out");
     }
 
     @Test
