@@ -122,14 +122,9 @@ public class ResourceVerbs {
         target.allowing("patch");
         MediaTypes.requireJsonAcceptable(headers);
         String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
-        if (contentType != null && contentType.split(";", 2)[0].trim().equalsIgnoreCase("application/apply-patch+yaml")) {
-            throw new ApiException(415, "UnsupportedMediaType", "server-side apply (application/apply-patch+yaml) "
-                    + "is not supported by this server: use client-side apply (kubectl apply without --server-side) "
-                    + "or a merge patch");
-        }
         PatchType patchType = PatchType.fromContentType(contentType)
                 .filter(t -> Patcher.acceptedMediaTypes(target.type()).contains(t.mediaType()))
-                .orElseThrow(() -> Patcher.unsupported(target.type()));
+                .orElseThrow(() -> Patcher.unsupported(target.type(), contentType));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "PatchOptions");

@@ -189,6 +189,33 @@ public record CrdSpec(String group, String kind, String plural, String singular,
         return status;
     }
 
+    /** 422 unless this definition may replace {@code before}: group, scope and plural are fixed for good. */
+    public void checkChangeFrom(CrdSpec before) {
+        if (!before.group.equals(group) || before.namespaced != namespaced || !before.plural.equals(plural)) {
+            throw ApiException.invalid(ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS.group(),
+                    ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS.kind(), resource(),
+                    List.of(Cause.forbidden("spec", "group, scope and plural name cannot be changed")));
+        }
+    }
+
+    /**
+     * The status after an update: the server's own, so the conditions stay as they were, with the names accepted
+     * now and every version ever stored.
+     */
+    public ObjectNode statusAfterUpdate(JsonNode current, Instant now) {
+        ObjectNode fresh = acceptedStatus(now);
+        if (!current.isObject()) {
+            return fresh;
+        }
+        ObjectNode status = ((ObjectNode) current).deepCopy();
+        status.set("acceptedNames", fresh.get("acceptedNames"));
+        java.util.Set<String> stored = new java.util.LinkedHashSet<>();
+        status.path("storedVersions").forEach(version -> stored.add(version.asText()));
+        fresh.path("storedVersions").forEach(version -> stored.add(version.asText()));
+        stored.forEach(status.putArray("storedVersions")::add);
+        return status;
+    }
+
     private static void checkName(IdentifierSyntax syntax, String value, String field, List<Cause> causes) {
         String problem = syntax.problem(value);
         if (problem != null) {

@@ -54,11 +54,10 @@ public class CustomResourceTypes {
             return;
         }
         // serve the new state first, then drop only what it no longer serves: no request sees a gap
-        serve(event.object());
+        CrdSpec served = serve(event.object());
         if (event.previous() != null) {
             java.util.Set<String> kept = new java.util.HashSet<>();
-            CrdSpec.parse(event.object().tree()).servedTypes()
-                    .forEach(type -> kept.add(schemaKey(type.group(), type.version(), type.plural())));
+            served.servedTypes().forEach(type -> kept.add(schemaKey(type.group(), type.version(), type.plural())));
             for (ResourceType type : CrdSpec.parse(event.previous().tree()).servedTypes()) {
                 String key = schemaKey(type.group(), type.version(), type.plural());
                 if (!kept.contains(key)) {
@@ -69,7 +68,7 @@ public class CustomResourceTypes {
         }
     }
 
-    private void serve(StoredObject crd) {
+    private CrdSpec serve(StoredObject crd) {
         CrdSpec spec = CrdSpec.parse(crd.tree());
         definitions.put(spec.group() + "/" + spec.plural(), spec);
         for (CrdSpec.Version version : spec.versions()) {
@@ -81,6 +80,7 @@ public class CustomResourceTypes {
             }
         }
         spec.servedTypes().forEach(types::register);
+        return spec;
     }
 
     private void stopServing(StoredObject crd) {

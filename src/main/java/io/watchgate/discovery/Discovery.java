@@ -131,13 +131,7 @@ public class Discovery {
             resource.put("namespaced", type.namespaced());
             resource.put("kind", type.kind());
             verbs(resource.putArray("verbs"), type);
-            if (!type.shortNames().isEmpty()) {
-                type.shortNames().forEach(resource.putArray("shortNames")::add);
-            }
-            List<String> categories = categories(type);
-            if (!categories.isEmpty()) {
-                categories.forEach(resource.putArray("categories")::add);
-            }
+            aliases(resource, type);
             if (customResources.hasStatusSubresource(type)) {
                 ObjectNode status = resources.addObject();
                 status.put("name", type.plural() + "/status");
@@ -183,13 +177,7 @@ public class Discovery {
                             resource.put("scope", type.namespaced() ? "Namespaced" : "Cluster");
                             resource.put("singularResource", type.singular());
                             verbs(resource.putArray("verbs"), type);
-                            if (!type.shortNames().isEmpty()) {
-                                type.shortNames().forEach(resource.putArray("shortNames")::add);
-                            }
-                            List<String> categories = categories(type);
-                            if (!categories.isEmpty()) {
-                                categories.forEach(resource.putArray("categories")::add);
-                            }
+                            aliases(resource, type);
                             if (customResources.hasStatusSubresource(type)) {
                                 ObjectNode status = resource.putArray("subresources").addObject();
                                 status.put("subresource", "status");
@@ -204,8 +192,15 @@ public class Discovery {
         return list;
     }
 
-    private List<String> categories(ResourceType type) {
-        return customResources.definitionOf(type).map(CrdSpec::categories).orElse(List.of());
+    /** The other names a type goes by in kubectl: its short names and the categories it belongs to. */
+    private void aliases(ObjectNode resource, ResourceType type) {
+        if (!type.shortNames().isEmpty()) {
+            type.shortNames().forEach(resource.putArray("shortNames")::add);
+        }
+        List<String> categories = customResources.definitionOf(type).map(CrdSpec::categories).orElse(List.of());
+        if (!categories.isEmpty()) {
+            categories.forEach(resource.putArray("categories")::add);
+        }
     }
 
     private static void verbs(ArrayNode array, ResourceType type) {

@@ -104,11 +104,6 @@ public class ObjectWrites {
     }
 
     /** PUT: replaces the object with {@code body} (which this call now owns). */
-    public StoredObject update(ResourceType type, String namespace, String name, JsonNode requestBody,
-            boolean dryRun) {
-        return update(type, namespace, name, requestBody, dryRun, false);
-    }
-
     /**
      * PUT on the object or, with {@code statusOnly}, on its {@code status} subresource: for types that have one,
      * a write to the object keeps the stored status, and a write to the status changes nothing else.
@@ -132,11 +127,6 @@ public class ObjectWrites {
     }
 
     /** PATCH: applies {@code patch} to the current object, again on each retry. */
-    public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType,
-            JsonNode patch, boolean dryRun) {
-        return patch(type, namespace, name, patchType, patch, dryRun, false);
-    }
-
     /** PATCH on the object or, with {@code statusOnly}, on its {@code status} subresource (see update). */
     public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType,
             JsonNode patch, boolean dryRun, boolean statusOnly) {

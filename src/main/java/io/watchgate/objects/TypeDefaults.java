@@ -34,24 +34,9 @@ final class TypeDefaults {
     /** On update and patch: a namespace's status stays the server's (it carries the lifecycle phase). */
     static void onUpdate(ResourceType type, ObjectNode current, ObjectNode updated, Instant now) {
         if (ApiExtensionsTypes.isCustomResourceDefinitions(type)) {
-            CrdSpec before = CrdSpec.parse(current);
             CrdSpec after = CrdSpec.parse(updated);
-            if (!before.group().equals(after.group()) || before.namespaced() != after.namespaced()
-                    || !before.plural().equals(after.plural())) {
-                throw ApiException.invalid(type.group(), type.kind(), current.path("metadata").path("name").asText(),
-                        java.util.List.of(io.watchgate.status.Cause.forbidden("spec",
-                                "group, scope and plural name cannot be changed")));
-            }
-            // status is the server's: the names accepted now, every version ever stored, conditions as they were
-            ObjectNode fresh = after.acceptedStatus(now);
-            ObjectNode status = current.path("status").isObject() ? ((ObjectNode) current.get("status")).deepCopy()
-                    : fresh;
-            status.set("acceptedNames", fresh.get("acceptedNames"));
-            java.util.Set<String> stored = new java.util.LinkedHashSet<>();
-            status.path("storedVersions").forEach(version -> stored.add(version.asText()));
-            fresh.path("storedVersions").forEach(version -> stored.add(version.asText()));
-            stored.forEach(status.putArray("storedVersions")::add);
-            updated.set("status", status);
+            after.checkChangeFrom(CrdSpec.parse(current));
+            updated.set("status", after.statusAfterUpdate(current.path("status"), now));
         }
         if (isCore(type, "Namespace")) {
             JsonNode status = current.get("status");

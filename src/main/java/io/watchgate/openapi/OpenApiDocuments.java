@@ -234,12 +234,8 @@ public class OpenApiDocuments {
         ObjectNode schema = JSON.objectNode();
         schema.put("type", "object");
         schema.put("description", type.kind() + " of " + type.apiVersion() + " (no schema: any fields are kept)");
-        ObjectNode properties = schema.putObject("properties");
-        properties.putObject("apiVersion").put("type", "string");
-        properties.putObject("kind").put("type", "string");
-        properties.putObject("metadata").put("$ref", "#/definitions/" + META + "ObjectMeta");
         schema.put("x-kubernetes-preserve-unknown-fields", true);
-        return schema;
+        return withObjectFields(schema);
     }
 
     private static ObjectNode genericList(ResourceType type, String itemName) {

@@ -44,14 +44,14 @@ public class Patcher {
             }
             case STRATEGIC_MERGE_PATCH -> {
                 if (!type.strategicMergePatch()) {
-                    throw unsupported(type);
+                    throw unsupported(type, PatchType.STRATEGIC_MERGE_PATCH.mediaType());
                 }
                 requireObject(patch, patchType);
                 Map<String, String> keys = new HashMap<>(METADATA_MERGE_KEYS);
                 keys.putAll(type.patchMergeKeys());
                 yield new StrategicMergePatch(keys).apply(target, (ObjectNode) patch);
             }
-            case APPLY_PATCH -> throw unsupported(type);
+            case APPLY_PATCH -> throw unsupported(type, PatchType.APPLY_PATCH.mediaType());
         };
         if (!result.isObject()) {
             throw ApiException.badRequest("the patch turned the object into a JSON " + result.getNodeType()
@@ -127,7 +127,13 @@ public class Patcher {
                 : List.of(PatchType.JSON_PATCH.mediaType(), PatchType.MERGE_PATCH.mediaType());
     }
 
-    public static ApiException unsupported(ResourceType type) {
+    /** 415 for a patch in {@code contentType}, saying so plainly when it is server-side apply. */
+    public static ApiException unsupported(ResourceType type, String contentType) {
+        if (PatchType.fromContentType(contentType).filter(t -> t == PatchType.APPLY_PATCH).isPresent()) {
+            return new ApiException(415, "UnsupportedMediaType", "server-side apply (application/apply-patch+yaml) "
+                    + "is not supported by this server: use client-side apply (kubectl apply without --server-side) "
+                    + "or a merge patch");
+        }
         return new ApiException(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
                 + "accepted media types include: " + String.join(", ", acceptedMediaTypes(type)));
     }

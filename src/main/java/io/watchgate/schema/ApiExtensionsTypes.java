@@ -2,15 +2,13 @@ package io.watchgate.schema;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /** The built-in types of apiextensions.k8s.io: CustomResourceDefinitions, through which users add types. */
 public final class ApiExtensionsTypes {
 
     public static final ResourceType CUSTOM_RESOURCE_DEFINITIONS = new ResourceType("apiextensions.k8s.io", "v1",
             "CustomResourceDefinition", "customresourcedefinitions", "customresourcedefinition", false,
-            List.of("crd", "crds"), NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of(),
-            Set.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"));
+            List.of("crd", "crds"), NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of(), ResourceType.ALL_VERBS);
 
     private ApiExtensionsTypes() {
     }

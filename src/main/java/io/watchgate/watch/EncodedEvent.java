@@ -48,10 +48,6 @@ public final class EncodedEvent {
         return event.revision();
     }
 
-    public Buffer frame(WireFormat format, Variant variant) {
-        return frame(format, variant, ObjectRendering.AS_STORED);
-    }
-
     /** The frame for watchers that see objects through {@code rendering}. */
     public Buffer frame(WireFormat format, Variant variant, ObjectRendering rendering) {
         if (rendering != ObjectRendering.AS_STORED) {
