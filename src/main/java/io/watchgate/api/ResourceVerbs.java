@@ -12,6 +12,7 @@ import io.watchgate.openapi.FieldChecks;
 import io.watchgate.openapi.FieldValidation;
 import io.watchgate.patch.PatchType;
 import io.watchgate.patch.Patcher;
+import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.StoredObject;
@@ -25,7 +26,7 @@ import java.io.InputStream;
 import java.util.List;
 
 /**
- * The HTTP side of each verb: query parameters and bodies in, negotiated JSON out. What the verbs mean lives
+ * The HTTP side of each verb: query parameters and bodies in, negotiated JSON or protobuf out. What the verbs mean lives
  * in {@code io.watchgate.objects}.
  */
 @ApplicationScoped
@@ -39,10 +40,12 @@ public class ResourceVerbs {
     private final ResponseBodies bodies;
     private final FieldChecks fieldChecks;
     private final CustomResourceTypes customResources;
+    private final ProtobufObjects protobuf;
 
     ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions,
             RequestBodies requests, ResponseBodies bodies, FieldChecks fieldChecks,
-            CustomResourceTypes customResources) {
+            CustomResourceTypes customResources, ProtobufObjects protobuf) {
+        this.protobuf = protobuf;
         this.customResources = customResources;
         this.fieldChecks = fieldChecks;
         this.types = types;
@@ -72,7 +75,7 @@ public class ResourceVerbs {
 
     Response list(Target target, UriInfo uri, HttpHeaders headers) {
         target.allowing("list");
-        Representation representation = Representation.negotiate(headers);
+        Representation representation = Representation.negotiate(headers, protobuf.serves(target.type()));
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         // watches never get here: WatchRoute serves them
         if (query.getFirst("sendInitialEvents") != null && !query.getFirst("sendInitialEvents").isEmpty()) {
@@ -87,7 +90,7 @@ public class ResourceVerbs {
 
     Response get(Target target, String name, UriInfo uri, HttpHeaders headers) {
         target.allowing("get");
-        Representation representation = Representation.negotiate(headers);
+        Representation representation = Representation.negotiate(headers, protobuf.serves(target.type()));
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         Tables.IncludeObject include = Tables.IncludeObject.parse(query.getFirst("includeObject"));
         StoredObject object = reads.get(target.type(), target.namespace(), name, query.getFirst("resourceVersion"));
@@ -96,31 +99,31 @@ public class ResourceVerbs {
 
     Response create(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("create");
-        MediaTypes.requireJsonAcceptable(headers);
+        Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "CreateOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "CreateOptions");
         JsonNode object = requests.object(target.type(), headers, body);
         List<String> warnings = fieldChecks.check(target.type(), object, validation);
         StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), object, dryRun);
-        return withWarnings(bodies.object(201, created), warnings);
+        return withWarnings(bodies.written(201, created, representation), warnings);
     }
 
     Response update(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("update");
-        MediaTypes.requireJsonAcceptable(headers);
+        Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "UpdateOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "UpdateOptions");
         JsonNode object = requests.object(target.type(), headers, body);
         List<String> warnings = fieldChecks.check(target.type(), object, validation);
-        return withWarnings(bodies.object(200, writes.update(target.type(), namespaceOrEmpty(target), name, object,
-                dryRun, target.status())), warnings);
+        return withWarnings(bodies.written(200, writes.update(target.type(), namespaceOrEmpty(target), name,
+                object, dryRun, target.status()), representation), warnings);
     }
 
     Response patch(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("patch");
-        MediaTypes.requireJsonAcceptable(headers);
+        Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
         PatchType patchType = PatchType.fromContentType(contentType)
                 .filter(t -> Patcher.acceptedMediaTypes(target.type()).contains(t.mediaType()))
@@ -132,26 +135,27 @@ public class ResourceVerbs {
         // merge patches have the object's shape; a JSON patch's fields are not checked (see README)
         List<String> warnings = patchType == PatchType.JSON_PATCH ? List.of()
                 : fieldChecks.check(target.type(), patch, validation);
-        return withWarnings(bodies.object(200, writes.patch(target.type(), namespaceOrEmpty(target), name, patchType,
-                patch, dryRun, target.status())), warnings);
+        return withWarnings(bodies.written(200, writes.patch(target.type(), namespaceOrEmpty(target), name,
+                patchType, patch, dryRun, target.status()), representation), warnings);
     }
 
     Response delete(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("delete");
-        MediaTypes.requireJsonAcceptable(headers);
+        Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         DeleteOptions options = deleteOptions(uri, headers, body);
-        return bodies.object(200, deletions.delete(target.type(), namespaceOrEmpty(target), name, options));
+        return bodies.written(200, deletions.delete(target.type(), namespaceOrEmpty(target), name, options),
+                representation);
     }
 
     Response deleteCollection(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("deletecollection");
-        MediaTypes.requireJsonAcceptable(headers);
+        Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         DeleteOptions options = deleteOptions(uri, headers, body);
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         Selection selection = Selection.parse(target.type(), query.getFirst("labelSelector"),
                 query.getFirst("fieldSelector"));
         return bodies.list(deletions.deleteCollection(target.type(), target.namespace(), selection,
-                options.dryRun()));
+                options.dryRun()), representation, Tables.IncludeObject.OBJECT);
     }
 
     /** DeleteOptions from the body when one is sent, else from the query (Kubernetes reads one or the other). */

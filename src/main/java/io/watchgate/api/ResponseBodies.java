@@ -3,6 +3,7 @@ package io.watchgate.api;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.objects.ListResult;
+import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.tables.Tables;
 import io.watchgate.store.StoredObject;
@@ -22,10 +23,19 @@ public class ResponseBodies {
 
     private final Json json;
     private final Tables tables;
+    private final ProtobufObjects protobuf;
 
-    ResponseBodies(Json json, Tables tables) {
+    ResponseBodies(Json json, Tables tables, ProtobufObjects protobuf) {
         this.json = json;
         this.tables = tables;
+        this.protobuf = protobuf;
+    }
+
+    /** What a write returns: the object, in JSON or protobuf. */
+    Response written(int status, StoredObject object, Representation representation) {
+        return representation.form() == Representation.Form.PROTOBUF
+                ? Response.status(status).type(ProtobufObjects.MEDIA_TYPE).entity(protobuf.encode(object.tree())).build()
+                : object(status, object);
     }
 
     /** One object as a read asked for it: itself, a one-row Table, or its metadata. */
@@ -33,6 +43,7 @@ public class ResponseBodies {
             Tables.IncludeObject include) {
         return switch (representation.form()) {
             case OBJECT -> object(200, object);
+            case PROTOBUF -> written(200, object, representation);
             case TABLE -> {
                 ObjectNode metadata = JsonNodeFactory.instance.objectNode()
                         .put("resourceVersion", Long.toString(object.revision()));
@@ -57,6 +68,11 @@ public class ResponseBodies {
         }
         if (result.remaining() != null) {
             metadata.put("remainingItemCount", result.remaining());
+        }
+        if (representation.form() == Representation.Form.PROTOBUF) {
+            return Response.ok(protobuf.encodeList(result.type(), metadata,
+                    result.items().stream().map(StoredObject::tree).toList()))
+                    .type(ProtobufObjects.MEDIA_TYPE).build();
         }
         ObjectNode body = representation.form() == Representation.Form.TABLE
                 ? tables.table(result.type(), result.items().stream().map(StoredObject::tree).toList(),

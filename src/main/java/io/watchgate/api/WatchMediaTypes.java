@@ -1,5 +1,6 @@
 package io.watchgate.api;
 
+import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.status.ApiException;
 import io.watchgate.watch.WireFormat;
 
@@ -18,9 +19,10 @@ final class WatchMediaTypes {
     /**
      * The acceptable wire format the client prefers most (by q-value, then by its order): {@code text/event-stream}
      * (what EventSource sends) gets Server-Sent Events, plain JSON gets JSON lines, a meta.k8s.io Table gets JSON
-     * lines of one-row Tables; nothing acceptable is 406.
+     * lines of one-row Tables, protobuf (for types that have a protobuf form) gets Kubernetes' length-prefixed
+     * protobuf stream; nothing acceptable is 406.
      */
-    static Negotiated negotiate(String accept) {
+    static Negotiated negotiate(String accept, boolean protobuf) {
         if (accept == null || accept.isBlank()) {
             return new Negotiated(WireFormat.JSON_LINES, null);
         }
@@ -28,7 +30,9 @@ final class WatchMediaTypes {
         double bestQuality = 0;
         for (MediaRange range : MediaRange.parse(accept)) {
             Negotiated format = null;
-            if (range.type().equals("text/event-stream")) {
+            if (protobuf && range.type().equals(ProtobufObjects.MEDIA_TYPE) && range.as() == null) {
+                format = new Negotiated(WireFormat.PROTOBUF_STREAM, null); // client-go's informers
+            } else if (range.type().equals("text/event-stream")) {
                 format = new Negotiated(WireFormat.SERVER_SENT_EVENTS, null);
             } else if (range.admitsJson() && range.as() == null) {
                 format = new Negotiated(WireFormat.JSON_LINES, null);
@@ -44,7 +48,7 @@ final class WatchMediaTypes {
             return best;
         }
         throw new ApiException(406, "NotAcceptable", "the server was unable to respond with a content type that "
-                + "the client supports (Accept: " + accept + "); a watch is served as application/json or "
-                + "text/event-stream");
+                + "the client supports (Accept: " + accept + "); a watch is served as application/json, "
+                + (protobuf ? ProtobufObjects.MEDIA_TYPE + ", " : "") + "or text/event-stream");
     }
 }

@@ -12,12 +12,14 @@ import io.vertx.ext.web.RoutingContext;
 import io.watchgate.fanout.WatchHubs;
 import io.watchgate.objects.ReadConfig;
 import io.watchgate.schema.ResourceTypes;
+import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
 import io.watchgate.store.Store;
 import io.watchgate.tables.Tables;
 import io.watchgate.watch.HttpStreamSink;
 import io.watchgate.watch.ObjectRendering;
+import io.watchgate.watch.ProtobufRendering;
 import io.watchgate.watch.TableRendering;
 import io.watchgate.watch.WatchConfig;
 import io.watchgate.watch.WatchSpec;
@@ -47,10 +49,12 @@ public class WatchRoute {
     private final ReadConfig reads;
     private final WatchConfig config;
     private final Tables tables;
+    private final ProtobufObjects protobuf;
 
     WatchRoute(ResourceTypes types, WatchHubs hubs, Store store, ReadConfig reads, WatchConfig config,
-            Tables tables) {
+            Tables tables, ProtobufObjects protobuf) {
         this.tables = tables;
+        this.protobuf = protobuf;
         this.types = types;
         this.hubs = hubs;
         this.store = store;
@@ -85,9 +89,10 @@ public class WatchRoute {
             webSocket = isWebSocketUpgrade(request);
             WatchMediaTypes.Negotiated negotiated = webSocket
                     ? new WatchMediaTypes.Negotiated(WireFormat.JSON_LINES, null)
-                    : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT));
+                    : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT), protobuf.serves(target.type()));
             format = negotiated.format();
-            ObjectRendering rendering = negotiated.tableVersion() == null ? ObjectRendering.AS_STORED
+            ObjectRendering rendering = format == WireFormat.PROTOBUF_STREAM ? new ProtobufRendering(protobuf)
+                    : negotiated.tableVersion() == null ? ObjectRendering.AS_STORED
                     : new TableRendering(tables, target.type(), negotiated.tableVersion(),
                             Tables.IncludeObject.parse(request.getParam("includeObject")));
             String lastEventId = format == WireFormat.SERVER_SENT_EVENTS ? request.getHeader("Last-Event-ID") : null;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.patch.PatchType;
 import io.watchgate.patch.Patcher;
+import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.Cause;
@@ -38,9 +39,13 @@ public class ObjectWrites {
     private final Clock clock;
     private final ObjectLimits limits;
     private final CustomResourceTypes customResources;
+    /** Core objects must have a protobuf form: checking it is Kubernetes' typed decoding. */
+    private final ProtobufObjects protobuf;
 
     ObjectWrites(Store store, ObjectValidator validator, Patcher patcher, NamespaceLifecycle namespaces,
-            Deletions deletions, Clock clock, ObjectLimits limits, CustomResourceTypes customResources) {
+            Deletions deletions, Clock clock, ObjectLimits limits, CustomResourceTypes customResources,
+            ProtobufObjects protobuf) {
+        this.protobuf = protobuf;
         this.limits = limits;
         this.customResources = customResources;
         this.store = store;
@@ -71,6 +76,7 @@ public class ObjectWrites {
         }
         ServerFields.initialize(object, clock.instant());
         TypeDefaults.onCreate(type, object, clock.instant());
+        protobuf.checkTypes(type, object);
         for (int attempt = 1;; attempt++) {
             if (generated) {
                 name = NameGenerator.generate(generateName);
@@ -163,6 +169,7 @@ public class ObjectWrites {
         }
         // pruned before anything compares: a write of only undeclared fields changes nothing
         customResources.conform(type, desired);
+        protobuf.checkTypes(type, desired);
         long bytes = JsonShape.estimatedBytes(desired);
         if (bytes > limits.maxBytes()) {
             throw new ApiException(413, "RequestEntityTooLarge", "the object would be about " + bytes

@@ -2,61 +2,54 @@ package io.watchgate.protobuf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.DoubleNode;
-import com.fasterxml.jackson.databind.node.IntNode;
-import com.fasterxml.jackson.databind.node.LongNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.Descriptor;
-import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.Base64;
+import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Set;
 
 /**
- * Request bodies in Kubernetes' protobuf encoding ({@code application/vnd.kubernetes.protobuf}), what kubectl's
- * typed commands and client-go send: the {@code k8s\0} magic, a runtime.Unknown envelope, and the type's message
- * inside, read into the JSON the store keeps. Messages are read by descriptor (DynamicMessage), so none of the
- * generated classes' code runs.
+ * Kubernetes' protobuf encoding ({@code application/vnd.kubernetes.protobuf}) of the core v1 types, what
+ * kubectl's typed commands and client-go speak: the {@code k8s\0} magic, a runtime.Unknown envelope naming the
+ * type, and the type's message inside. Objects are kept as JSON; this reads protobuf bodies into that JSON and
+ * writes it back out. Messages are handled by descriptor (DynamicMessage), so none of the generated classes'
+ * code runs.
  */
 @ApplicationScoped
 public class ProtobufObjects {
 
     public static final String MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
+    /** A watch stream: length-prefixed WatchEvent messages. */
+    public static final String WATCH_MEDIA_TYPE = MEDIA_TYPE + ";stream=watch";
 
     private static final byte[] MAGIC = {'k', '8', 's', 0};
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'")
-            .withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
-            .withZone(ZoneOffset.UTC);
-    /** Fields whose zero Go writes but that the server owns or that mean "unset". */
-    private static final Set<String> DROP_ZERO = Set.of("ObjectMeta.generation");
+    // from the files' descriptors: loading a generated message class logs a warning about its old gencode
+    private static final Descriptor UNKNOWN = Runtime.getDescriptor().findMessageTypeByName("Unknown");
+    private static final Descriptor TYPE_META = Runtime.getDescriptor().findMessageTypeByName("TypeMeta");
+    private static final Descriptor LIST_META = Meta.getDescriptor().findMessageTypeByName("ListMeta");
+    private static final Descriptor STATUS = Meta.getDescriptor().findMessageTypeByName("Status");
 
-    private final ObjectMapper mapper;
+    private final ProtoToJson toJson;
 
     ProtobufObjects(ObjectMapper mapper) {
-        this.mapper = mapper;
+        this.toJson = new ProtoToJson(mapper);
     }
 
-    /** Whether objects of {@code type} can come as protobuf: the core v1 types, as in Kubernetes. */
+    /** Whether objects of {@code type} have a protobuf form: the core v1 types, as in Kubernetes. */
     public boolean serves(ResourceType type) {
-        return type.group().isEmpty() && type.version().equals("v1") && descriptor(type.kind()) != null;
+        return type.group().isEmpty() && type.version().equals("v1") && descriptor("v1", type.kind()) != null;
     }
 
     /** Reads a protobuf body of {@code type}; 400 when it is not one. */
@@ -67,132 +60,109 @@ public class ProtobufObjects {
                     + "protobuf message, expected prefix [107 56 115 0]");
         }
         try {
-            DynamicMessage envelope = DynamicMessage.parseFrom(Runtime.Unknown.getDescriptor(),
+            DynamicMessage envelope = DynamicMessage.parseFrom(UNKNOWN,
                     ByteString.copyFrom(body, MAGIC.length, body.length - MAGIC.length));
-            Message typeMeta = (Message) field(envelope, "typeMeta");
-            String apiVersion = (String) field(typeMeta, "apiVersion");
-            String kind = (String) field(typeMeta, "kind");
-            Descriptor descriptor = descriptor(kind);
+            Message typeMeta = (Message) envelope.getField(UNKNOWN.findFieldByName("typeMeta"));
+            String apiVersion = (String) typeMeta.getField(TYPE_META.findFieldByName("apiVersion"));
+            String kind = (String) typeMeta.getField(TYPE_META.findFieldByName("kind"));
+            Descriptor descriptor = descriptor(apiVersion, kind);
             if (!apiVersion.equals(type.apiVersion()) || !kind.equals(type.kind()) || descriptor == null) {
                 throw ApiException.undecodable(type.kind(), type.version(), "the body is a " + apiVersion + " "
                         + kind + ", not a " + type.apiVersion() + " " + type.kind());
             }
-            DynamicMessage object = DynamicMessage.parseFrom(descriptor, (ByteString) field(envelope, "raw"));
-            ObjectNode json = mapper.createObjectNode();
-            json.put("apiVersion", apiVersion);
-            json.put("kind", kind);
-            json.setAll((ObjectNode) toJson(object));
-            return json;
+            DynamicMessage object = DynamicMessage.parseFrom(descriptor,
+                    (ByteString) envelope.getField(UNKNOWN.findFieldByName("raw")));
+            ObjectNode json = (ObjectNode) toJson.toJson(object);
+            ObjectNode typed = json.objectNode().put("apiVersion", apiVersion).put("kind", kind);
+            typed.setAll(json);
+            return typed;
         } catch (InvalidProtocolBufferException e) {
             throw ApiException.undecodable(type.kind(), type.version(), "the protobuf message cannot be read: "
                     + e.getMessage());
         }
     }
 
-    private static Descriptor descriptor(String kind) {
-        return V1.getDescriptor().findMessageTypeByName(kind);
-    }
-
-    private JsonNode toJson(Message message) {
-        JsonNode special = special(message);
-        if (special != null) {
-            return special;
-        }
-        ObjectNode json = mapper.createObjectNode();
-        for (FieldDescriptor field : message.getDescriptorForType().getFields()) {
-            if (field.isMapField()) {
-                List<?> entries = (List<?>) message.getField(field);
-                if (entries.isEmpty()) {
-                    continue;
-                }
-                ObjectNode map = json.putObject(field.getName());
-                FieldDescriptor key = field.getMessageType().findFieldByName("key");
-                FieldDescriptor value = field.getMessageType().findFieldByName("value");
-                for (Object entry : entries) {
-                    Message pair = (Message) entry;
-                    map.set(String.valueOf(pair.getField(key)), value(value, pair.getField(value)));
-                }
-            } else if (field.isRepeated()) {
-                if (message.getRepeatedFieldCount(field) == 0) {
-                    continue;
-                }
-                ArrayNode array = json.putArray(field.getName());
-                for (Object element : (List<?>) message.getField(field)) {
-                    array.add(value(field, element));
-                }
-            } else if (message.hasField(field)) {
-                JsonNode value = value(field, message.getField(field));
-                // Go writes every non-pointer field; its JSON omits the empty ones, and so does this
-                boolean zero = value.isNumber() && value.asDouble() == 0;
-                if (!isEmpty(value) && !(zero && DROP_ZERO.contains(message.getDescriptorForType().getName() + "."
-                        + field.getName()))) {
-                    json.set(field.getName(), value);
-                }
+    /**
+     * 400 unless every field the message of {@code type} declares holds a value of its type, as Kubernetes'
+     * typed decoding requires of any body: what passes is stored and can always be written as protobuf.
+     */
+    public void checkTypes(ResourceType type, JsonNode object) {
+        if (serves(type)) {
+            try {
+                JsonToProto.message(descriptor("v1", type.kind()), object, "");
+            } catch (JsonToProto.Mismatch e) {
+                throw ApiException.undecodable(type.kind(), type.version(), e.getMessage());
             }
         }
-        return json;
     }
 
     /**
-     * What Go's JSON leaves out of an omitempty field. A false or 0 that the message carries is kept: pointer
-     * fields (automountServiceAccountToken: false, runAsUser: 0) mean it, and for the rest it is the default.
+     * An object, a bookmark or a Status in its envelope, the type named by its own {@code apiVersion} and
+     * {@code kind}.
      */
-    private static boolean isEmpty(JsonNode value) {
-        return value.isNull() || (value.isTextual() && value.asText().isEmpty())
-                || (value.isContainerNode() && value.isEmpty());
+    public byte[] encode(JsonNode object) {
+        String apiVersion = object.path("apiVersion").asText();
+        String kind = object.path("kind").asText();
+        return envelope(apiVersion, kind, message(apiVersion, kind, object));
     }
 
-    private JsonNode value(FieldDescriptor field, Object value) {
-        return switch (field.getJavaType()) {
-            case MESSAGE -> toJson((Message) value);
-            case BYTE_STRING -> TextNode.valueOf(Base64.getEncoder().encodeToString(((ByteString) value).toByteArray()));
-            case STRING -> TextNode.valueOf((String) value);
-            case INT -> IntNode.valueOf((Integer) value);
-            case LONG -> LongNode.valueOf((Long) value);
-            case BOOLEAN -> BooleanNode.valueOf((Boolean) value);
-            case DOUBLE -> DoubleNode.valueOf((Double) value);
-            case FLOAT -> DoubleNode.valueOf((Float) value);
-            case ENUM -> TextNode.valueOf(value.toString());
-        };
-    }
-
-    /** Kubernetes' special types, which have a JSON form of their own. */
-    private JsonNode special(Message message) {
-        return switch (message.getDescriptorForType().getFullName()) {
-            case "k8s.io.apimachinery.pkg.apis.meta.v1.Time" -> time(message, TIME);
-            case "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime" -> time(message, MICRO_TIME);
-            case "k8s.io.apimachinery.pkg.util.intstr.IntOrString" -> ((Long) field(message, "type")) == 1L
-                    ? TextNode.valueOf((String) field(message, "strVal"))
-                    : IntNode.valueOf((Integer) field(message, "intVal"));
-            case "k8s.io.apimachinery.pkg.api.resource.Quantity" -> TextNode.valueOf((String) field(message, "string"));
-            case "k8s.io.apimachinery.pkg.apis.meta.v1.Duration" ->
-                    TextNode.valueOf(GoDuration.format((Long) field(message, "duration")));
-            case "k8s.io.apimachinery.pkg.runtime.RawExtension", "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1" -> {
-                ByteString raw = (ByteString) field(message, "raw");
-                try {
-                    yield raw.isEmpty() ? NullNode.instance : mapper.readTree(raw.toByteArray());
-                } catch (IOException e) {
-                    throw ApiException.badRequest("an embedded object is not JSON: " + e.getMessage());
-                }
-            }
-            default -> null;
-        };
-    }
-
-    private static JsonNode time(Message message, DateTimeFormatter format) {
-        long seconds = (Long) field(message, "seconds");
-        int nanos = (Integer) field(message, "nanos");
-        if (seconds == 0 && nanos == 0) {
-            return NullNode.instance;
+    /** A list of {@code type}'s objects in its envelope: {@code ConfigMapList} and so on. */
+    public byte[] encodeList(ResourceType type, JsonNode listMeta, List<? extends JsonNode> items) {
+        Descriptor list = descriptor("v1", type.listKind());
+        DynamicMessage.Builder builder = DynamicMessage.newBuilder(list)
+                .setField(list.findFieldByName("metadata"),
+                        JsonToProto.message(LIST_META, listMeta, "metadata"));
+        Descriptor item = descriptor("v1", type.kind());
+        for (JsonNode object : items) {
+            builder.addRepeatedField(list.findFieldByName("items"), messageOf(item, object));
         }
+        return envelope("v1", type.listKind(), builder.build());
+    }
+
+    private static Message message(String apiVersion, String kind, JsonNode object) {
+        Descriptor descriptor = descriptor(apiVersion, kind);
+        if (descriptor == null) {
+            throw new IllegalArgumentException(apiVersion + " " + kind + " has no protobuf form");
+        }
+        return messageOf(descriptor, object);
+    }
+
+    private static Message messageOf(Descriptor descriptor, JsonNode object) {
         try {
-            return TextNode.valueOf(format.format(Instant.ofEpochSecond(seconds, nanos)));
-        } catch (java.time.DateTimeException e) {
-            throw ApiException.badRequest("a time in the body is out of range: " + seconds + " seconds");
+            return JsonToProto.message(descriptor, object, "");
+        } catch (JsonToProto.Mismatch e) {
+            // checkTypes admits only what converts, so a stored object always does
+            throw new IllegalStateException("a stored " + descriptor.getName() + " has no protobuf form: "
+                    + e.getMessage(), e);
         }
     }
 
-    private static Object field(Message message, String name) {
-        return message.getField(message.getDescriptorForType().findFieldByName(name));
+    /** The k8s\0 magic, then runtime.Unknown{typeMeta, raw, contentEncoding, contentType} as Go writes it. */
+    private static byte[] envelope(String apiVersion, String kind, Message object) {
+        DynamicMessage unknown = DynamicMessage.newBuilder(UNKNOWN)
+                .setField(UNKNOWN.findFieldByName("typeMeta"), DynamicMessage.newBuilder(TYPE_META)
+                        .setField(TYPE_META.findFieldByName("apiVersion"), apiVersion)
+                        .setField(TYPE_META.findFieldByName("kind"), kind).build())
+                .setField(UNKNOWN.findFieldByName("raw"), object.toByteString())
+                .setField(UNKNOWN.findFieldByName("contentEncoding"), "")
+                .setField(UNKNOWN.findFieldByName("contentType"), "").build();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(MAGIC.length + unknown.getSerializedSize());
+        out.writeBytes(MAGIC);
+        try {
+            CodedOutputStream coded = CodedOutputStream.newInstance(out);
+            unknown.writeTo(coded);
+            coded.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** The message of a kind: core v1's, and meta's Status (what errors and ERROR events carry). */
+    private static Descriptor descriptor(String apiVersion, String kind) {
+        if (!apiVersion.equals("v1")) {
+            return null;
+        }
+        return kind.equals("Status") ? STATUS : V1.getDescriptor().findMessageTypeByName(kind);
     }
 }

@@ -2,6 +2,7 @@ package io.watchgate.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.watchgate.store.StoredObject;
+import java.nio.charset.StandardCharsets;
 
 /**
  * How a watch shows the objects of its events: as stored, or in another representation such as a one-row
@@ -30,6 +31,14 @@ public interface ObjectRendering {
     }
 
     byte[] render(JsonNode object);
+
+    /**
+     * A bookmark or an ERROR event's Status: objects of the server's making, which watches of every rendering
+     * get as they are (in the stream's encoding).
+     */
+    default byte[] renderControl(JsonNode object) {
+        return object.toString().getBytes(StandardCharsets.UTF_8);
+    }
 
     default byte[] bytesOf(StoredObject object) {
         return this == AS_STORED ? object.json() : render(object.tree());

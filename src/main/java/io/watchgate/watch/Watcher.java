@@ -363,7 +363,7 @@ public final class Watcher {
     private void expire(long requested, long oldest) {
         ApiException gone = ApiException.expired("too old resource version: " + requested + " (" + oldest + ")");
         // an EventSource is told to forget its Last-Event-ID, so that reconnecting starts from a fresh snapshot
-        sink.write(sink.format().frame("ERROR", StatusBody.of(gone).toString().getBytes(StandardCharsets.UTF_8),
+        sink.write(sink.format().frame("ERROR", spec.rendering().renderControl(StatusBody.of(gone)),
                 WireFormat.RESET_ID));
         state = State.ENDED;
         loop.detach(this, false);
@@ -379,7 +379,7 @@ public final class Watcher {
         if (initialEventsEnd) {
             metadata.putObject("annotations").put("k8s.io/initial-events-end", "true");
         }
-        return sink.format().frame("BOOKMARK", object.toString().getBytes(StandardCharsets.UTF_8), revision);
+        return sink.format().frame("BOOKMARK", spec.rendering().renderControl(object), revision);
     }
 
     private boolean sendsBookmarks() {

@@ -1,6 +1,10 @@
 package io.watchgate.watch;
 
+import com.google.protobuf.CodedOutputStream;
 import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /** How watch events are framed on the wire. */
@@ -31,6 +35,35 @@ public enum WireFormat {
             frame.appendString("event: ").appendString(type).appendString("\ndata: ").appendBytes(object)
                     .appendString("\n\n");
             return frame;
+        }
+    },
+
+    /**
+     * Kubernetes' protobuf watch stream ({@code application/vnd.kubernetes.protobuf;stream=watch}): each event a
+     * 4-byte big-endian length, then a meta.k8s.io WatchEvent whose object's raw bytes are the object in its
+     * protobuf envelope (what {@code object} must be here).
+     */
+    PROTOBUF_STREAM {
+        @Override
+        public Buffer frame(String type, byte[] object, long id) {
+            byte[] typeBytes = type.getBytes(StandardCharsets.UTF_8);
+            // WatchEvent{1: type, 2: RawExtension{1: raw}}
+            int raw = CodedOutputStream.computeByteArraySize(1, object);
+            int size = CodedOutputStream.computeByteArraySize(1, typeBytes)
+                    + CodedOutputStream.computeTagSize(2) + CodedOutputStream.computeUInt32SizeNoTag(raw) + raw;
+            byte[] frame = new byte[4 + size];
+            ByteBuffer.wrap(frame).putInt(size);
+            CodedOutputStream out = CodedOutputStream.newInstance(frame, 4, size);
+            try {
+                out.writeByteArray(1, typeBytes);
+                out.writeTag(2, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
+                out.writeUInt32NoTag(raw);
+                out.writeByteArray(1, object);
+                out.checkNoSpaceLeft();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // the array is sized exactly: cannot happen
+            }
+            return Buffer.buffer(frame);
         }
     };
 

@@ -1,0 +1,232 @@
+package io.watchgate.protobuf;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.EnumValueDescriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.Message;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The JSON the store keeps, read into a type's protobuf message the way Go's typed decoding reads it: a value of
+ * the wrong type is refused (naming the field), fields the message does not have are left out, and a JSON
+ * null leaves its field unset. Map entries are written sorted by key, as Go writes them.
+ */
+final class JsonToProto {
+
+    /** A value that the type cannot hold, with the path of the field. */
+    static final class Mismatch extends RuntimeException {
+        Mismatch(String path, String problem) {
+            super("field " + (path.isEmpty() ? "(root)" : path) + ": " + problem, null, false, false);
+        }
+    }
+
+    /** Kubernetes' resource.Quantity syntax: a signed decimal and an optional suffix or exponent. */
+    private static final Pattern QUANTITY = Pattern.compile(
+            "[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?");
+
+    private JsonToProto() {
+    }
+
+    static DynamicMessage message(Descriptor descriptor, JsonNode json, String path) {
+        DynamicMessage special = special(descriptor, json, path);
+        if (special != null) {
+            return special;
+        }
+        if (!json.isObject()) {
+            throw mismatch(path, json, "an object (" + descriptor.getName() + ")");
+        }
+        DynamicMessage.Builder builder = DynamicMessage.newBuilder(descriptor);
+        for (FieldDescriptor field : descriptor.getFields()) {
+            JsonNode value = json.get(field.getName());
+            if (value == null || value.isNull()) {
+                continue;
+            }
+            String fieldPath = path.isEmpty() ? field.getName() : path + "." + field.getName();
+            if (field.isMapField()) {
+                builder.setField(field, mapEntries(field, value, fieldPath));
+            } else if (field.isRepeated()) {
+                if (!value.isArray()) {
+                    throw mismatch(fieldPath, value, "an array");
+                }
+                for (int i = 0; i < value.size(); i++) {
+                    builder.addRepeatedField(field, element(field, value.get(i), fieldPath + "[" + i + "]"));
+                }
+            } else {
+                builder.setField(field, element(field, value, fieldPath));
+            }
+        }
+        return builder.build();
+    }
+
+    private static List<Message> mapEntries(FieldDescriptor field, JsonNode value, String path) {
+        if (!value.isObject()) {
+            throw mismatch(path, value, "an object");
+        }
+        Descriptor entry = field.getMessageType();
+        FieldDescriptor keyField = entry.findFieldByName("key");
+        FieldDescriptor valueField = entry.findFieldByName("value");
+        List<String> keys = new ArrayList<>(value.size());
+        value.fieldNames().forEachRemaining(keys::add);
+        keys.sort(null); // String order is Go's byte order for the ASCII keys Kubernetes allows; close enough else
+        List<Message> entries = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            DynamicMessage.Builder pair = DynamicMessage.newBuilder(entry).setField(keyField, key);
+            JsonNode element = value.get(key);
+            if (!element.isNull()) {
+                pair.setField(valueField, element(valueField, element, path + "[" + key + "]"));
+            }
+            entries.add(pair.build());
+        }
+        return entries;
+    }
+
+    /** One value of {@code field}: a whole value, or one element of a repeated field. */
+    private static Object element(FieldDescriptor field, JsonNode value, String path) {
+        return switch (field.getJavaType()) {
+            case MESSAGE -> value.isNull() ? DynamicMessage.getDefaultInstance(field.getMessageType())
+                    : message(field.getMessageType(), value, path);
+            case STRING -> {
+                if (!value.isTextual()) {
+                    throw mismatch(path, value, "a string");
+                }
+                yield value.textValue();
+            }
+            case BOOLEAN -> {
+                if (!value.isBoolean()) {
+                    throw mismatch(path, value, "a boolean");
+                }
+                yield value.booleanValue();
+            }
+            case INT -> {
+                if (!value.isIntegralNumber() || !value.canConvertToInt()) {
+                    throw mismatch(path, value, "an int32");
+                }
+                yield value.intValue();
+            }
+            case LONG -> {
+                if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+                    throw mismatch(path, value, "an int64");
+                }
+                yield value.longValue();
+            }
+            case DOUBLE -> number(value, path);
+            case FLOAT -> (float) number(value, path);
+            case BYTE_STRING -> {
+                if (!value.isTextual()) {
+                    throw mismatch(path, value, "a base64 string");
+                }
+                try {
+                    yield ByteString.copyFrom(Base64.getDecoder().decode(value.textValue()));
+                } catch (IllegalArgumentException e) {
+                    throw new Mismatch(path, "illegal base64 data: " + e.getMessage());
+                }
+            }
+            case ENUM -> {
+                EnumValueDescriptor constant = value.isTextual()
+                        ? field.getEnumType().findValueByName(value.textValue()) : null;
+                if (constant == null) {
+                    throw mismatch(path, value, "one of " + field.getEnumType().getValues());
+                }
+                yield constant;
+            }
+        };
+    }
+
+    private static double number(JsonNode value, String path) {
+        if (!value.isNumber()) {
+            throw mismatch(path, value, "a number");
+        }
+        return value.doubleValue();
+    }
+
+    /** Kubernetes' special types, whose JSON form is not their message's shape; null for the others. */
+    private static DynamicMessage special(Descriptor descriptor, JsonNode json, String path) {
+        return switch (descriptor.getFullName()) {
+            case "k8s.io.apimachinery.pkg.apis.meta.v1.Time" -> time(descriptor, json, path, false);
+            case "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime" -> time(descriptor, json, path, true);
+            case "k8s.io.apimachinery.pkg.util.intstr.IntOrString" -> {
+                DynamicMessage.Builder builder = DynamicMessage.newBuilder(descriptor);
+                if (json.isIntegralNumber() && json.canConvertToInt()) {
+                    yield builder.setField(descriptor.findFieldByName("type"), 0L)
+                            .setField(descriptor.findFieldByName("intVal"), json.intValue()).build();
+                }
+                if (json.isTextual()) {
+                    yield builder.setField(descriptor.findFieldByName("type"), 1L)
+                            .setField(descriptor.findFieldByName("strVal"), json.textValue()).build();
+                }
+                throw mismatch(path, json, "an int32 or a string");
+            }
+            case "k8s.io.apimachinery.pkg.api.resource.Quantity" -> {
+                String text = json.isNumber() ? json.asText() : json.isTextual() ? json.textValue() : null;
+                if (text == null || !QUANTITY.matcher(text).matches()) {
+                    throw new Mismatch(path, "quantities must match the regular expression "
+                            + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+                }
+                yield DynamicMessage.newBuilder(descriptor).setField(descriptor.findFieldByName("string"), text)
+                        .build();
+            }
+            case "k8s.io.apimachinery.pkg.apis.meta.v1.Duration" -> {
+                if (!json.isTextual()) {
+                    throw mismatch(path, json, "a duration string");
+                }
+                try {
+                    yield DynamicMessage.newBuilder(descriptor).setField(descriptor.findFieldByName("duration"),
+                            GoDuration.parse(json.textValue())).build();
+                } catch (IllegalArgumentException e) {
+                    throw new Mismatch(path, e.getMessage());
+                }
+            }
+            case "k8s.io.apimachinery.pkg.runtime.RawExtension", "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1" ->
+                    // field 1 is "raw" in RawExtension and "Raw" in FieldsV1
+                    DynamicMessage.newBuilder(descriptor).setField(descriptor.findFieldByNumber(1),
+                            ByteString.copyFromUtf8(json.toString())).build();
+            default -> null;
+        };
+    }
+
+    private static DynamicMessage time(Descriptor descriptor, JsonNode json, String path, boolean micro) {
+        if (!json.isTextual()) {
+            throw mismatch(path, json, "an RFC 3339 time");
+        }
+        Instant instant;
+        try {
+            instant = OffsetDateTime.parse(json.textValue(), DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+        } catch (DateTimeException e) {
+            throw new Mismatch(path, "parsing time \"" + json.textValue() + "\" as RFC 3339: " + e.getMessage());
+        }
+        DynamicMessage.Builder builder = DynamicMessage.newBuilder(descriptor)
+                .setField(descriptor.findFieldByName("seconds"), instant.getEpochSecond());
+        // Time's JSON has whole seconds and MicroTime's microseconds: finer digits are not part of the value
+        int nanos = micro ? instant.getNano() / 1_000 * 1_000 : 0;
+        if (nanos != 0) {
+            builder.setField(descriptor.findFieldByName("nanos"), nanos);
+        }
+        return builder.build();
+    }
+
+    private static Mismatch mismatch(String path, JsonNode value, String expected) {
+        return new Mismatch(path, "cannot unmarshal " + jsonType(value) + " into " + expected);
+    }
+
+    private static String jsonType(JsonNode value) {
+        return switch (value.getNodeType()) {
+            case STRING -> "string";
+            case NUMBER -> "number " + value.asText();
+            case BOOLEAN -> "bool";
+            case ARRAY -> "array";
+            case OBJECT -> "object";
+            default -> value.getNodeType().name().toLowerCase();
+        };
+    }
+
+}
