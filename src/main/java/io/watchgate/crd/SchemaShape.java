@@ -1,13 +1,12 @@
 package io.watchgate.crd;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.re2j.PatternSyntaxException;
 import io.watchgate.status.Cause;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Checks that an {@code openAPIV3Schema} has the shape of a schema before it is stored: nested schemas are
@@ -50,7 +49,7 @@ final class SchemaShape {
         JsonNode pattern = schema.get("pattern");
         if (pattern != null) {
             try {
-                Pattern.compile(pattern.asText());
+                SchemaPatterns.compile(pattern.asText());
             } catch (PatternSyntaxException e) {
                 causes.add(Cause.invalid(path + ".pattern", pattern.asText(), "must be a valid regular expression"));
             }

@@ -197,7 +197,8 @@ public class Discovery {
         if (!type.shortNames().isEmpty()) {
             type.shortNames().forEach(resource.putArray("shortNames")::add);
         }
-        List<String> categories = customResources.definitionOf(type).map(CrdSpec::categories).orElse(List.of());
+        List<String> categories = customResources.definitionOf(type).map(CrdSpec::categories)
+                .orElseGet(() -> types.builtInCategories(type));
         if (!categories.isEmpty()) {
             categories.forEach(resource.putArray("categories")::add);
         }

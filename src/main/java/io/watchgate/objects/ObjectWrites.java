@@ -39,7 +39,7 @@ public class ObjectWrites {
     private final Clock clock;
     private final ObjectLimits limits;
     private final CustomResourceTypes customResources;
-    /** Core objects must have a protobuf form: checking it is Kubernetes' typed decoding. */
+    /** Core objects are typed as in Kubernetes: checked and pruned against their protobuf messages. */
     private final ProtobufObjects protobuf;
 
     ObjectWrites(Store store, ObjectValidator validator, Patcher patcher, NamespaceLifecycle namespaces,
@@ -76,7 +76,7 @@ public class ObjectWrites {
         }
         ServerFields.initialize(object, clock.instant());
         TypeDefaults.onCreate(type, object, clock.instant());
-        protobuf.checkTypes(type, object);
+        protobuf.conform(type, object);
         for (int attempt = 1;; attempt++) {
             if (generated) {
                 name = NameGenerator.generate(generateName);
@@ -169,7 +169,7 @@ public class ObjectWrites {
         }
         // pruned before anything compares: a write of only undeclared fields changes nothing
         customResources.conform(type, desired);
-        protobuf.checkTypes(type, desired);
+        protobuf.conform(type, desired);
         long bytes = JsonShape.estimatedBytes(desired);
         if (bytes > limits.maxBytes()) {
             throw new ApiException(413, "RequestEntityTooLarge", "the object would be about " + bytes

@@ -13,7 +13,10 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -66,6 +69,52 @@ final class JsonToProto {
             }
         }
         return builder.build();
+    }
+
+    /**
+     * Drops the fields {@code descriptor}'s message does not have, all the way down, as Go's typed decoding does:
+     * {@code keep} names root fields that live outside the message (apiVersion and kind). Call it on JSON that
+     * {@link #message} accepted.
+     */
+    static void prune(Descriptor descriptor, JsonNode json, Set<String> keep) {
+        if (!json.isObject() || isSpecial(descriptor)) {
+            return;
+        }
+        Iterator<Map.Entry<String, JsonNode>> fields = json.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> entry = fields.next();
+            FieldDescriptor field = descriptor.findFieldByName(entry.getKey());
+            if (field == null) {
+                if (!keep.contains(entry.getKey())) {
+                    fields.remove();
+                }
+                continue;
+            }
+            if (field.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
+                continue;
+            }
+            JsonNode value = entry.getValue();
+            if (field.isMapField()) {
+                Descriptor valueType = field.getMessageType().findFieldByName("value").getMessageType();
+                if (valueType != null) {
+                    value.forEach(element -> prune(valueType, element, Set.of()));
+                }
+            } else if (field.isRepeated()) {
+                value.forEach(element -> prune(field.getMessageType(), element, Set.of()));
+            } else {
+                prune(field.getMessageType(), value, Set.of());
+            }
+        }
+    }
+
+    private static boolean isSpecial(Descriptor descriptor) {
+        return switch (descriptor.getFullName()) {
+            case "k8s.io.apimachinery.pkg.apis.meta.v1.Time", "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime",
+                    "k8s.io.apimachinery.pkg.util.intstr.IntOrString", "k8s.io.apimachinery.pkg.api.resource.Quantity",
+                    "k8s.io.apimachinery.pkg.apis.meta.v1.Duration", "k8s.io.apimachinery.pkg.runtime.RawExtension",
+                    "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1" -> true;
+            default -> false;
+        };
     }
 
     private static List<Message> mapEntries(FieldDescriptor field, JsonNode value, String path) {

@@ -19,6 +19,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Kubernetes' protobuf encoding ({@code application/vnd.kubernetes.protobuf}) of the core v1 types, what
@@ -35,6 +36,8 @@ public class ProtobufObjects {
     public static final String WATCH_MEDIA_TYPE = MEDIA_TYPE + ";stream=watch";
 
     private static final byte[] MAGIC = {'k', '8', 's', 0};
+    /** An object's own fields that its envelope carries, not its message. */
+    private static final Set<String> TYPE_FIELDS = Set.of("apiVersion", "kind");
     // from the files' descriptors: loading a generated message class logs a warning about its old gencode
     private static final Descriptor UNKNOWN = Runtime.getDescriptor().findMessageTypeByName("Unknown");
     private static final Descriptor TYPE_META = Runtime.getDescriptor().findMessageTypeByName("TypeMeta");
@@ -83,16 +86,19 @@ public class ProtobufObjects {
     }
 
     /**
-     * 400 unless every field the message of {@code type} declares holds a value of its type, as Kubernetes'
-     * typed decoding requires of any body: what passes is stored and can always be written as protobuf.
+     * Makes a core object what Kubernetes' typed decoding makes of a body: 400 unless every field the type
+     * declares holds a value of its type, and the fields it does not declare dropped (fieldValidation has had
+     * its say about them already). What passes can always be written as protobuf.
      */
-    public void checkTypes(ResourceType type, JsonNode object) {
+    public void conform(ResourceType type, ObjectNode object) {
         if (serves(type)) {
+            Descriptor descriptor = descriptor("v1", type.kind());
             try {
-                JsonToProto.message(descriptor("v1", type.kind()), object, "");
+                JsonToProto.message(descriptor, object, "");
             } catch (JsonToProto.Mismatch e) {
                 throw ApiException.undecodable(type.kind(), type.version(), e.getMessage());
             }
+            JsonToProto.prune(descriptor, object, TYPE_FIELDS);
         }
     }
 
@@ -131,7 +137,7 @@ public class ProtobufObjects {
         try {
             return JsonToProto.message(descriptor, object, "");
         } catch (JsonToProto.Mismatch e) {
-            // checkTypes admits only what converts, so a stored object always does
+            // conform admits only what converts, so a stored object always does
             throw new IllegalStateException("a stored " + descriptor.getName() + " has no protobuf form: "
                     + e.getMessage(), e);
         }

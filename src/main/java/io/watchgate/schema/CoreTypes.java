@@ -27,6 +27,9 @@ final class CoreTypes {
             Map.entry("status.conditions", "type"),
             Map.entry("metadata.ownerReferences", "uid"));
 
+    /** As kube-apiserver files them: of these types, pods and services are in {@code all}. */
+    static final Map<String, List<String>> CATEGORIES = Map.of("pods", List.of("all"), "services", List.of("all"));
+
     static final ResourceType NAMESPACES = new ResourceType("", "v1", "Namespace", "namespaces", "namespace",
             false, List.of("ns"), NameRule.DNS1123_LABEL, Map.of("status.phase", "/status/phase"), true,
             Map.of("metadata.ownerReferences", "uid", "status.conditions", "type"),

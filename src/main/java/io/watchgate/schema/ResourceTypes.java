@@ -46,6 +46,14 @@ public class ResourceTypes {
         return CoreTypes.NAMESPACES;
     }
 
+    /**
+     * The categories a built-in type belongs to ({@code kubectl get all} lists the {@code all} category); a
+     * custom type's come from its definition.
+     */
+    public List<String> builtInCategories(ResourceType type) {
+        return CoreTypes.ALL.contains(type) ? CoreTypes.CATEGORIES.getOrDefault(type.plural(), List.of()) : List.of();
+    }
+
     public List<ResourceType> all() {
         return List.copyOf(byPath.values());
     }

@@ -57,6 +57,9 @@ class DiscoveryTest {
                 .body("resources.find { it.name == 'configmaps' }.shortNames", contains("cm"))
                 .body("resources.find { it.name == 'configmaps' }.verbs", contains("create", "delete",
                         "deletecollection", "get", "list", "patch", "update", "watch"))
+                .body("resources.find { it.name == 'configmaps' }.categories", nullValue())
+                .body("resources.find { it.name == 'pods' }.categories", contains("all"))
+                .body("resources.find { it.name == 'services' }.categories", contains("all"))
                 .body("resources.find { it.name == 'namespaces' }.namespaced", equalTo(false))
                 .body("resources.find { it.name == 'namespaces' }.verbs", not(hasItem("deletecollection")));
         given().get("/api/v2").then().statusCode(404).body("kind", equalTo("Status"));

@@ -111,6 +111,8 @@ class ProtobufApiTest {
                 .statusCode(200).contentType("application/json");
         given().accept(PROTOBUF).get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions").then()
                 .statusCode(406).body("reason", equalTo("NotAcceptable"));
+        given().accept(PROTOBUF).get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions?watch=true").then()
+                .statusCode(406).body("reason", equalTo("NotAcceptable"));
         String ns = newNamespace("proto-table");
         given().accept("application/json;as=Table;v=v1;g=meta.k8s.io," + PROTOBUF).get(configMaps(ns)).then()
                 .statusCode(200).body("kind", equalTo("Table"));

@@ -60,7 +60,9 @@ class ProtobufRoundTripTest {
         for (int seed = 0; seed < SEEDS; seed++) {
             byte[] input = envelope(type.kind(), new CanonicalMessages(seed, 8).of(descriptor));
             ObjectNode json = protobuf.decode(type, input);
-            protobuf.checkTypes(type, json); // what the store accepts from a JSON client too
+            ObjectNode conformed = json.deepCopy();
+            protobuf.conform(type, conformed); // what the store accepts from a JSON client too, and keeps whole
+            assertEquals(json, conformed, type.kind() + " seed " + seed);
             byte[] output = protobuf.encode(json);
             if (!Arrays.equals(input, output)) {
                 assertEquals(readable(input, descriptor), readable(output, descriptor),
@@ -120,13 +122,29 @@ class ProtobufRoundTripTest {
         assertRefused(pods, "{\"spec\":{\"containers\":[{\"name\":\"c\",\"ports\":[{\"containerPort\":1.5}]}]}}",
                 "spec.containers[0].ports[0].containerPort");
         // and what Go takes, this takes: nulls, numbers for quantities, strings or ints for IntOrString
-        protobuf.checkTypes(pods, json("{\"metadata\":{\"creationTimestamp\":null},\"spec\":{\"containers\":"
+        protobuf.conform(pods, json("{\"metadata\":{\"creationTimestamp\":null},\"spec\":{\"containers\":"
                 + "[{\"name\":\"c\",\"resources\":{\"limits\":{\"cpu\":2}},\"livenessProbe\":{\"httpGet\":"
                 + "{\"port\":\"http\"}}}]},\"unknownField\":true}"));
     }
 
+    /** Go's typed decoding keeps only the fields a type has; embedded JSON and map keys are data, not fields. */
+    @Test
+    void fieldsTheTypeDoesNotHaveAreDropped() {
+        ResourceType pods = new ResourceTypes().find("", "v1", "pods").orElseThrow();
+        ObjectNode pod = json("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"color\":\"red\","
+                + "\"metadata\":{\"name\":\"p\",\"nickname\":\"x\",\"labels\":{\"any-key\":\"v\"},"
+                + "\"managedFields\":[{\"manager\":\"m\",\"fieldsV1\":{\"f:anything\":{}}}]},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"colour\":1,\"resources\":{\"limits\":"
+                + "{\"cpu\":\"1\"}}}]}}");
+        protobuf.conform(pods, pod);
+        assertEquals(json("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\","
+                + "\"labels\":{\"any-key\":\"v\"},\"managedFields\":[{\"manager\":\"m\",\"fieldsV1\":"
+                + "{\"f:anything\":{}}}]},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"
+                + "{\"limits\":{\"cpu\":\"1\"}}}]}}"), pod);
+    }
+
     private void assertRefused(ResourceType type, String body, String field) {
-        ApiException e = assertThrows(ApiException.class, () -> protobuf.checkTypes(type, json(body)), body);
+        ApiException e = assertThrows(ApiException.class, () -> protobuf.conform(type, json(body)), body);
         assertEquals(400, e.code());
         assertTrue(e.getMessage().contains("field " + field + ":"), e.getMessage());
         assertTrue(e.getMessage().startsWith(type.kind() + " in version \"v1\" cannot be handled as a "), e.getMessage());
