@@ -18,18 +18,21 @@ import java.util.List;
 
 /**
  * delete and deletecollection. An object with finalizers is marked (deletionTimestamp) and kept; any other is
- * removed. Deleting a namespace deletes everything in it, one revision per object.
+ * removed. Deleting a namespace deletes everything in it, and deleting a CustomResourceDefinition every object of
+ * its type, one revision per object.
  */
 @ApplicationScoped
 public class Deletions {
 
     private final Store store;
     private final NamespaceLifecycle namespaces;
+    private final DefinitionLifecycle definitions;
     private final Clock clock;
 
-    Deletions(Store store, NamespaceLifecycle namespaces, Clock clock) {
+    Deletions(Store store, NamespaceLifecycle namespaces, DefinitionLifecycle definitions, Clock clock) {
         this.store = store;
         this.namespaces = namespaces;
+        this.definitions = definitions;
         this.clock = clock;
     }
 
@@ -50,7 +53,7 @@ public class Deletions {
                     return deleteNamespace(current, options.dryRun());
                 }
                 if (ApiExtensionsTypes.isCustomResourceDefinitions(type) && !options.dryRun()) {
-                    deleteCustomResources(CrdSpec.parse(current.tree()));
+                    return deleteDefinition(current);
                 }
                 return deleteOrMark(current, options.dryRun());
             } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
@@ -82,10 +85,13 @@ public class Deletions {
         return new ListResult(type, store.currentRevision(), deleted, null, null);
     }
 
-    /** Called after an object is removed: its namespace may have been waiting for it. */
+    /** Called after an object is removed: its namespace or its type's definition may have been waiting for it. */
     void removed(StoredObject object) {
         if (!object.key().namespace().isEmpty()) {
             namespaces.finalizeIfDone(object.key().namespace());
+        }
+        if (object.key().resource().contains(".")) { // a group-qualified resource: maybe a custom type
+            definitions.finalizeIfDone(object.key().resource());
         }
     }
 
@@ -125,13 +131,18 @@ public class Deletions {
         return after != null ? after : current;
     }
 
-    /** A definition takes its objects with it: each is deleted (a DELETED event) before the definition goes. */
-    private void deleteCustomResources(CrdSpec definition) {
-        KeyRange everywhere = KeyRange.allOf(definition.resource());
-        for (StoredObject object : store.list(everywhere, store.currentRevision(), null, Integer.MAX_VALUE,
-                o -> true, false).items()) {
+    /**
+     * A definition takes its objects with it: marked Terminating, it refuses new objects; each existing one is
+     * deleted (a DELETED event), and the definition goes after the last (at once, unless finalizers hold some).
+     */
+    private StoredObject deleteDefinition(StoredObject current) {
+        StoredObject marked = definitions.markTerminating(current);
+        String resource = CrdSpec.parse(marked.tree()).resource();
+        for (StoredObject object : definitions.instances(resource)) {
             deleteContent(object);
         }
+        StoredObject after = definitions.finalizeIfDone(resource);
+        return after != null ? after : marked;
     }
 
     private void deleteContent(StoredObject object) {

@@ -35,6 +35,7 @@ public class ObjectWrites {
     private final ObjectValidator validator;
     private final Patcher patcher;
     private final NamespaceLifecycle namespaces;
+    private final DefinitionLifecycle definitions;
     private final Deletions deletions;
     private final Clock clock;
     private final ObjectLimits limits;
@@ -43,9 +44,10 @@ public class ObjectWrites {
     private final ProtobufObjects protobuf;
 
     ObjectWrites(Store store, ObjectValidator validator, Patcher patcher, NamespaceLifecycle namespaces,
-            Deletions deletions, Clock clock, ObjectLimits limits, CustomResourceTypes customResources,
+            DefinitionLifecycle definitions, Deletions deletions, Clock clock, ObjectLimits limits, CustomResourceTypes customResources,
             ProtobufObjects protobuf) {
         this.protobuf = protobuf;
+        this.definitions = definitions;
         this.limits = limits;
         this.customResources = customResources;
         this.store = store;
@@ -83,12 +85,17 @@ public class ObjectWrites {
                 metadata.put("name", name);
             }
             long namespaceRevision = namespaces.requireAcceptsContent(type, namespace, name);
+            long definitionRevision = definitions.requireAcceptsInstances(type, name);
             validator.validate(type, object);
             customResources.conform(type, object);
             ObjectKey key = ObjectReads.key(type, namespace, name);
             Mutation create = Mutation.create(key, object);
             if (type.namespaced()) {
                 create = create.guardedBy(NamespaceLifecycle.key(namespace), namespaceRevision);
+            }
+            if (definitionRevision != 0) {
+                // a definition being deleted lists its objects once: none may slip in after that
+                create = create.guardedBy(DefinitionLifecycle.key(type.resource()), definitionRevision);
             }
             try {
                 if (dryRun) {
@@ -103,7 +110,7 @@ public class ObjectWrites {
                     throw ApiException.alreadyExists(type.group(), type.resource(), name);
                 }
             } catch (StoreException.GuardChanged e) {
-                // the namespace changed since we checked it (it may be terminating now): check it again
+                // the namespace or the definition changed since we checked (it may be terminating now): again
                 attempt--;
             }
         }

@@ -95,9 +95,9 @@ final class JsonToProto {
             }
             JsonNode value = entry.getValue();
             if (field.isMapField()) {
-                Descriptor valueType = field.getMessageType().findFieldByName("value").getMessageType();
-                if (valueType != null) {
-                    value.forEach(element -> prune(valueType, element, Set.of()));
+                FieldDescriptor valueField = field.getMessageType().findFieldByName("value");
+                if (valueField.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
+                    value.forEach(element -> prune(valueField.getMessageType(), element, Set.of()));
                 }
             } else if (field.isRepeated()) {
                 value.forEach(element -> prune(field.getMessageType(), element, Set.of()));

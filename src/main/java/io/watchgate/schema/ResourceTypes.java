@@ -46,6 +46,11 @@ public class ResourceTypes {
         return CoreTypes.NAMESPACES;
     }
 
+    /** Whether the server defines {@code type} itself, rather than a CustomResourceDefinition. */
+    public boolean isBuiltIn(ResourceType type) {
+        return CoreTypes.ALL.contains(type) || ApiExtensionsTypes.isCustomResourceDefinitions(type);
+    }
+
     /**
      * The categories a built-in type belongs to ({@code kubectl get all} lists the {@code all} category); a
      * custom type's come from its definition.

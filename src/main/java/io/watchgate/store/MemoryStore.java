@@ -72,7 +72,7 @@ public final class MemoryStore implements Store {
             VersionChain chain = index.get(key);
             StoredObject current = chain == null ? null : chain.valueAt(Long.MAX_VALUE);
             checkPrecondition(mutation, current);
-            checkGuard(mutation.guard());
+            mutation.guards().forEach(this::checkGuard);
             if (history.isFull() || history.retainedBytes() > maxHistoryBytes) {
                 while (history.isFull()
                         || (history.retainedBytes() > maxHistoryBytes && history.oldest() < revision)) {
@@ -110,9 +110,6 @@ public final class MemoryStore implements Store {
     }
 
     private void checkGuard(Mutation.Guard guard) {
-        if (guard == null) {
-            return;
-        }
         VersionChain chain = index.get(guard.key());
         StoredObject value = chain == null ? null : chain.valueAt(Long.MAX_VALUE);
         if (value == null || value.revision() != guard.revision()) {

@@ -349,9 +349,12 @@ class ErrorResponsesTest {
                 .post(configMaps(ns)));
         // each part is shallow enough to parse; together they nest deeper than the store allows
         String deepValue = "[".repeat(450) + "]".repeat(450);
-        createOk(configMaps(ns), configMap("deep", "\"deep\":" + "[".repeat(100) + "]".repeat(100)));
+        // (a core object nests free-form JSON only in its managed fields)
+        createOk(configMaps(ns), "{\"metadata\":{\"name\":\"deep\",\"managedFields\":[{\"manager\":\"m\","
+                + "\"fieldsV1\":{\"deep\":" + "[".repeat(100) + "]".repeat(100) + "}}]}}");
         refused(400, "BadRequest", r -> r.contentType("application/json-patch+json")
-                .body("[{\"op\":\"add\",\"path\":\"/deep" + "/0".repeat(100) + "\",\"value\":" + deepValue + "}]")
+                .body("[{\"op\":\"add\",\"path\":\"/metadata/managedFields/0/fieldsV1/deep" + "/0".repeat(100)
+                        + "\",\"value\":" + deepValue + "}]")
                 .patch(configMaps(ns) + "/deep"));
     }
 
@@ -391,11 +394,11 @@ class ErrorResponsesTest {
 
     @Test
     void aJsonPatchThatWouldBlowUpTheObjectIsRefusedEarly() {
-        createOk(configMaps(ns), configMap("bomb", "\"x\":{\"a\":\"xxxxxxxxxx\"}"));
+        createOk(configMaps(ns), configMap("bomb", "\"data\":{\"a\":\"xxxxxxxxxx\"}"));
         StringBuilder copies = new StringBuilder("[");
         for (int i = 0; i < 24; i++) {
-            copies.append(i == 0 ? "" : ",").append("{\"op\":\"copy\",\"from\":\"/x\",\"path\":\"/x/c").append(i)
-                    .append("\"}");
+            copies.append(i == 0 ? "" : ",").append("{\"op\":\"copy\",\"from\":\"/data\",\"path\":\"/data/c")
+                    .append(i).append("\"}");
         }
         String patch = copies.append("]").toString();
         refused(413, "RequestEntityTooLarge", r -> r.contentType("application/json-patch+json").body(patch)
@@ -404,12 +407,16 @@ class ErrorResponsesTest {
 
     @Test
     void repeatedPatchesCannotGrowAnObjectPastTheLimit() {
-        createOk(configMaps(ns), configMap("growing", ""));
+        // managed fields: the one part of a ConfigMap without a size rule of its own
+        createOk(configMaps(ns), "{\"metadata\":{\"name\":\"growing\",\"managedFields\":[{\"manager\":\"m\","
+                + "\"fieldsV1\":{}}]}}");
         String twoMiB = "x".repeat(2 * 1024 * 1024);
-        given().contentType("application/merge-patch+json").body("{\"a\":\"" + twoMiB + "\"}")
+        given().contentType("application/json-patch+json").body("[{\"op\":\"add\",\"path\":"
+                + "\"/metadata/managedFields/0/fieldsV1/a\",\"value\":\"" + twoMiB + "\"}]")
                 .patch(configMaps(ns) + "/growing").then().statusCode(200);
-        refused(413, "RequestEntityTooLarge", r -> r.contentType("application/merge-patch+json")
-                .body("{\"b\":\"" + twoMiB + "\"}").patch(configMaps(ns) + "/growing"));
+        refused(413, "RequestEntityTooLarge", r -> r.contentType("application/json-patch+json")
+                .body("[{\"op\":\"add\",\"path\":\"/metadata/managedFields/0/fieldsV1/b\",\"value\":\""
+                        + twoMiB + "\"}]").patch(configMaps(ns) + "/growing"));
     }
 
     @Test

@@ -7,8 +7,12 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -22,7 +26,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** Users add types with CustomResourceDefinitions: served at once, like any other type, and gone with them. */
@@ -140,6 +147,81 @@ class CustomResourceDefinitionTest {
         given().get(gadgets).then().statusCode(404);
         given().get("/apis").then().body("groups.name", not(hasItem(group)));
         given().get(CRDS + "/gadgets." + group).then().statusCode(404);
+    }
+
+    @Test
+    void objectsWithFinalizersHoldADeletedDefinitionWhichRefusesNewObjectsMeanwhile() {
+        String group = "held.crd.test";
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", V1)).post(CRDS).then().statusCode(201);
+        String gadgets = "/apis/" + group + "/v1/gadgets";
+        given().contentType(ContentType.JSON).body(gadget(group, "held").replace("\"name\":\"held\"",
+                "\"name\":\"held\",\"finalizers\":[\"example.com/hold\"]")).post(gadgets).then().statusCode(201);
+        given().contentType(ContentType.JSON).body(gadget(group, "free")).post(gadgets).then().statusCode(201);
+
+        given().delete(CRDS + "/gadgets." + group).then().statusCode(200)
+                .body("metadata.deletionTimestamp", notNullValue())
+                .body("metadata.finalizers", contains("customresourcecleanup.apiextensions.k8s.io"))
+                .body("status.conditions.find { it.type == 'Terminating' }.status", equalTo("True"));
+        // the object without finalizers is gone, the other one is marked; the type is still served for them
+        given().get(gadgets + "/free").then().statusCode(404);
+        given().get(gadgets + "/held").then().statusCode(200).body("metadata.deletionTimestamp", notNullValue());
+        given().contentType(ContentType.JSON).body(gadget(group, "late")).post(gadgets).then().statusCode(405)
+                .body("reason", equalTo("MethodNotAllowed"))
+                .body("message", equalTo("create not allowed while custom resource definition is terminating"));
+
+        // the last finalizer goes: the object goes, and the definition with it
+        given().contentType("application/merge-patch+json").body("{\"metadata\":{\"finalizers\":null}}")
+                .patch(gadgets + "/held").then().statusCode(200);
+        given().get(CRDS + "/gadgets." + group).then().statusCode(404);
+        given().get(gadgets).then().statusCode(404);
+
+        // a new definition of the same type starts empty
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", V1)).post(CRDS).then().statusCode(201)
+                .body("metadata.finalizers", nullValue());
+        given().get(gadgets).then().statusCode(200).body("items", hasSize(0));
+    }
+
+    @Test
+    void noObjectCreatedWhileItsDefinitionIsDeletedOutlivesIt() throws Exception {
+        String group = "race.crd.test";
+        String gadgets = "/apis/" + group + "/v1/gadgets";
+        for (int round = 0; round < 5; round++) {
+            given().contentType(ContentType.JSON).body(definition(group, "Cluster", V1)).post(CRDS).then()
+                    .statusCode(201);
+            AtomicBoolean stop = new AtomicBoolean();
+            CountDownLatch someCreated = new CountDownLatch(5);
+            List<Integer> unexpected = new CopyOnWriteArrayList<>();
+            int thisRound = round;
+            List<Thread> writers = new ArrayList<>();
+            for (int w = 0; w < 3; w++) {
+                int writer = w;
+                Thread thread = new Thread(() -> {
+                    for (int i = 0; !stop.get(); i++) {
+                        int status = given().contentType(ContentType.JSON)
+                                .body(gadget(group, "g-" + thisRound + "-" + writer + "-" + i)).post(gadgets)
+                                .statusCode();
+                        if (status == 201) {
+                            someCreated.countDown();
+                        } else if (status != 405 && status != 404) {
+                            unexpected.add(status);
+                        }
+                    }
+                });
+                thread.start();
+                writers.add(thread);
+            }
+            assertTrue(someCreated.await(30, TimeUnit.SECONDS), "creates go through before the deletion");
+            given().delete(CRDS + "/gadgets." + group).then().statusCode(200);
+            stop.set(true);
+            for (Thread writer : writers) {
+                writer.join(30_000);
+            }
+            assertEquals(List.of(), unexpected, "a create racing the deletion answers 201, 405 or 404");
+            given().get(CRDS + "/gadgets." + group).then().statusCode(404);
+        }
+        // had an object slipped in after the definition listed its objects, it would be back now
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", V1)).post(CRDS).then().statusCode(201);
+        given().get(gadgets).then().statusCode(200).body("items", hasSize(0));
     }
 
     private static final String SCHEMA = "[{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":"
