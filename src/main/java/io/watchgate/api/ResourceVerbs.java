@@ -106,7 +106,7 @@ public class ResourceVerbs {
         JsonNode object = requests.object(target.type(), headers, body);
         List<String> warnings = fieldChecks.check(target.type(), object, validation);
         StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), object, dryRun);
-        return withWarnings(bodies.written(201, created, representation), warnings);
+        return withWarnings(bodies.written(target.type(), 201, created, representation), warnings);
     }
 
     Response update(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
@@ -117,7 +117,7 @@ public class ResourceVerbs {
                 "UpdateOptions");
         JsonNode object = requests.object(target.type(), headers, body);
         List<String> warnings = fieldChecks.check(target.type(), object, validation);
-        return withWarnings(bodies.written(200, writes.update(target.type(), namespaceOrEmpty(target), name,
+        return withWarnings(bodies.written(target.type(), 200, writes.update(target.type(), namespaceOrEmpty(target), name,
                 object, dryRun, target.status()), representation), warnings);
     }
 
@@ -135,7 +135,7 @@ public class ResourceVerbs {
         // merge patches have the object's shape; a JSON patch's fields are not checked (see README)
         List<String> warnings = patchType == PatchType.JSON_PATCH ? List.of()
                 : fieldChecks.check(target.type(), patch, validation);
-        return withWarnings(bodies.written(200, writes.patch(target.type(), namespaceOrEmpty(target), name,
+        return withWarnings(bodies.written(target.type(), 200, writes.patch(target.type(), namespaceOrEmpty(target), name,
                 patchType, patch, dryRun, target.status()), representation), warnings);
     }
 
@@ -143,7 +143,7 @@ public class ResourceVerbs {
         target.allowing("delete");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         DeleteOptions options = deleteOptions(uri, headers, body);
-        return bodies.written(200, deletions.delete(target.type(), namespaceOrEmpty(target), name, options),
+        return bodies.written(target.type(), 200, deletions.delete(target.type(), namespaceOrEmpty(target), name, options),
                 representation);
     }
 

@@ -32,18 +32,18 @@ public class ResponseBodies {
     }
 
     /** What a write returns: the object, in JSON or protobuf. */
-    Response written(int status, StoredObject object, Representation representation) {
+    Response written(ResourceType type, int status, StoredObject object, Representation representation) {
         return representation.form() == Representation.Form.PROTOBUF
                 ? Response.status(status).type(ProtobufObjects.MEDIA_TYPE).entity(protobuf.encode(object.tree())).build()
-                : object(status, object);
+                : object(type, status, object);
     }
 
     /** One object as a read asked for it: itself, a one-row Table, or its metadata. */
     Response read(ResourceType type, StoredObject object, Representation representation,
             Tables.IncludeObject include) {
         return switch (representation.form()) {
-            case OBJECT -> object(200, object);
-            case PROTOBUF -> written(200, object, representation);
+            case OBJECT -> object(type, 200, object);
+            case PROTOBUF -> written(type, 200, object, representation);
             case TABLE -> {
                 ObjectNode metadata = JsonNodeFactory.instance.objectNode()
                         .put("resourceVersion", Long.toString(object.revision()));
@@ -81,18 +81,32 @@ public class ResponseBodies {
         return Response.ok(body.toString()).type(representation.listContentType()).build();
     }
 
-    public Response object(int status, StoredObject object) {
-        byte[] body = object.json() != null ? object.json() : json.write(object.tree());
-        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
+    private Response object(ResourceType type, int status, StoredObject object) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(jsonOf(type, object)).build();
     }
 
-    public Response list(ListResult result) {
-        return list(result.type().listKind(), result.type().apiVersion(), result.revision(), result.items(),
-                result.continueToken(), result.remaining());
+    /**
+     * An object's JSON as its type's version shows it. Kubernetes converts a custom object to the version it
+     * is read at; between a CustomResourceDefinition's versions (conversion strategy None) only apiVersion
+     * changes. Objects read at the version they were written at are sent as stored.
+     */
+    private byte[] jsonOf(ResourceType type, StoredObject object) {
+        if (object.tree().path("apiVersion").asText().equals(type.apiVersion())) {
+            return object.json() != null ? object.json() : json.write(object.tree());
+        }
+        ObjectNode converted = object.tree().deepCopy();
+        converted.put("apiVersion", type.apiVersion());
+        return json.write(converted);
     }
 
-    public Response list(String kind, String apiVersion, long revision, List<StoredObject> items,
-            String continueToken, Integer remaining) {
+    private Response list(ListResult result) {
+        ResourceType type = result.type();
+        String kind = type.listKind();
+        String apiVersion = type.apiVersion();
+        long revision = result.revision();
+        List<StoredObject> items = result.items();
+        String continueToken = result.continueToken();
+        Integer remaining = result.remaining();
         int size = 128;
         for (StoredObject item : items) {
             size += (item.json() != null ? item.json().length : 256) + 1;
@@ -115,8 +129,7 @@ public class ResponseBodies {
             if (i > 0) {
                 out.write(',');
             }
-            StoredObject item = items.get(i);
-            out.writeBytes(item.json() != null ? item.json() : json.write(item.tree()));
+            out.writeBytes(jsonOf(type, items.get(i)));
         }
         out.write(']');
         out.write('}');

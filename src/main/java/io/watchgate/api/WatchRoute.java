@@ -1,5 +1,6 @@
 package io.watchgate.api;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -9,10 +10,12 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.fanout.WatchHubs;
 import io.watchgate.objects.ReadConfig;
-import io.watchgate.schema.ResourceTypes;
 import io.watchgate.protobuf.ProtobufObjects;
+import io.watchgate.schema.ResourceType;
+import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
 import io.watchgate.store.Store;
@@ -21,6 +24,7 @@ import io.watchgate.watch.HttpStreamSink;
 import io.watchgate.watch.ObjectRendering;
 import io.watchgate.watch.ProtobufRendering;
 import io.watchgate.watch.TableRendering;
+import io.watchgate.watch.VersionRendering;
 import io.watchgate.watch.WatchConfig;
 import io.watchgate.watch.WatchSpec;
 import io.watchgate.watch.WebSocketSink;
@@ -50,11 +54,15 @@ public class WatchRoute {
     private final WatchConfig config;
     private final Tables tables;
     private final ProtobufObjects protobuf;
+    private final CustomResourceTypes customResources;
+    private final ObjectMapper mapper;
 
     WatchRoute(ResourceTypes types, WatchHubs hubs, Store store, ReadConfig reads, WatchConfig config,
-            Tables tables, ProtobufObjects protobuf) {
+            Tables tables, ProtobufObjects protobuf, CustomResourceTypes customResources, ObjectMapper mapper) {
         this.tables = tables;
         this.protobuf = protobuf;
+        this.customResources = customResources;
+        this.mapper = mapper;
         this.types = types;
         this.hubs = hubs;
         this.store = store;
@@ -91,10 +99,8 @@ public class WatchRoute {
                     ? new WatchMediaTypes.Negotiated(WireFormat.JSON_LINES, null)
                     : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT), protobuf.serves(target.type()));
             format = negotiated.format();
-            ObjectRendering rendering = format == WireFormat.PROTOBUF_STREAM ? new ProtobufRendering(protobuf)
-                    : negotiated.tableVersion() == null ? ObjectRendering.AS_STORED
-                    : new TableRendering(tables, target.type(), negotiated.tableVersion(),
-                            Tables.IncludeObject.parse(request.getParam("includeObject")));
+            ObjectRendering rendering = rendering(target.type(), format, negotiated.tableVersion(),
+                    request.getParam("includeObject"));
             String lastEventId = format == WireFormat.SERVER_SENT_EVENTS ? request.getHeader("Last-Event-ID") : null;
             spec = WatchRequests.parse(target.type(), target.namespace(), path.name(), request::getParam, lastEventId,
                     rendering);
@@ -168,6 +174,19 @@ public class WatchRoute {
             response.writeHead();
         }
         hubs.start(spec, new HttpStreamSink(response, format));
+    }
+
+    /** How the watch shows its objects: in protobuf, as Table rows, converted to its version, or as stored. */
+    private ObjectRendering rendering(ResourceType type, WireFormat format, String tableVersion,
+            String includeObject) {
+        if (format == WireFormat.PROTOBUF_STREAM) {
+            return new ProtobufRendering(protobuf);
+        }
+        if (tableVersion != null) {
+            return new TableRendering(tables, type, tableVersion, Tables.IncludeObject.parse(includeObject));
+        }
+        boolean severalVersions = customResources.definitionOf(type).map(d -> d.versions().size() > 1).orElse(false);
+        return severalVersions ? new VersionRendering(type.apiVersion(), mapper) : ObjectRendering.AS_STORED;
     }
 
     private static boolean isWebSocketUpgrade(HttpServerRequest request) {

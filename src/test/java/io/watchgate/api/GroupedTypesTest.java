@@ -7,29 +7,29 @@ import static org.hamcrest.Matchers.hasSize;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import io.watchgate.schema.NameRule;
-import io.watchgate.schema.ResourceType;
-import io.watchgate.schema.ResourceTypes;
-import jakarta.inject.Inject;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A type registered as data (as a CustomResourceDefinition will be) is served under
- * {@code /apis/{group}/{version}} by the same code as the core types.
+ * A type added by a CustomResourceDefinition is served under {@code /apis/{group}/{version}} by the same code
+ * as the core types.
  */
 @QuarkusTest
 class GroupedTypesTest {
 
-    @Inject
-    ResourceTypes types;
-
     @BeforeEach
-    void registerWidgets() {
-        types.register(new ResourceType("example.com", "v1", "Widget", "widgets", "widget", true, List.of("wd"),
-                NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of(), ResourceType.ALL_VERBS));
+    void defineWidgets() {
+        int status = given().contentType(ContentType.JSON).body("{\"apiVersion\":\"apiextensions.k8s.io/v1\","
+                + "\"kind\":\"CustomResourceDefinition\",\"metadata\":{\"name\":\"widgets.example.com\"},"
+                + "\"spec\":{\"group\":\"example.com\",\"scope\":\"Namespaced\",\"names\":{\"plural\":"
+                + "\"widgets\",\"kind\":\"Widget\",\"shortNames\":[\"wd\"]},\"versions\":[{\"name\":\"v1\","
+                + "\"served\":true,\"storage\":true,\"schema\":{\"openAPIV3Schema\":{\"type\":\"object\","
+                + "\"x-kubernetes-preserve-unknown-fields\":true}}}]}}")
+                .post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions").statusCode();
+        if (status != 201 && status != 409) {
+            throw new AssertionError("the widgets definition answered " + status);
+        }
     }
 
     @Test

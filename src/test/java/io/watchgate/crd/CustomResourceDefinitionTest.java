@@ -107,6 +107,49 @@ class CustomResourceDefinitionTest {
     }
 
     @Test
+    void anObjectIsReadWatchedAndWrittenAtTheVersionTheClientUses() throws Exception {
+        String group = "convert.crd.test";
+        String schema = "\"schema\":{\"openAPIV3Schema\":{\"type\":\"object\","
+                + "\"x-kubernetes-preserve-unknown-fields\":true}}";
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", "[{\"name\":\"v1beta1\","
+                + "\"served\":true,\"storage\":false," + schema + "},{\"name\":\"v1\",\"served\":true,"
+                + "\"storage\":true," + schema + "}]")).post(CRDS).then().statusCode(201);
+        String v1 = "/apis/" + group + "/v1/gadgets";
+        String v1beta1 = "/apis/" + group + "/v1beta1/gadgets";
+        String from = given().get(v1).then().statusCode(200).extract().path("metadata.resourceVersion");
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<java.io.InputStream> watchV1 = client.sendAsync(HttpRequest.newBuilder(URI.create(
+                "http://localhost:" + RestAssured.port + v1 + "?watch=true&resourceVersion=" + from)).build(),
+                HttpResponse.BodyHandlers.ofInputStream()).get(10, TimeUnit.SECONDS);
+        HttpResponse<java.io.InputStream> watchBeta = client.sendAsync(HttpRequest.newBuilder(URI.create(
+                "http://localhost:" + RestAssured.port + v1beta1 + "?watch=true&resourceVersion=" + from)).build(),
+                HttpResponse.BodyHandlers.ofInputStream()).get(10, TimeUnit.SECONDS);
+
+        given().contentType(ContentType.JSON).body(gadget(group, "old").replace("/v1\"", "/v1beta1\""))
+                .post(v1beta1).then().statusCode(201).body("apiVersion", equalTo(group + "/v1beta1"));
+        given().get(v1 + "/old").then().statusCode(200).body("apiVersion", equalTo(group + "/v1"))
+                .body("spec.size", equalTo(3));
+        given().get(v1).then().statusCode(200).body("items.apiVersion", contains(group + "/v1"));
+        given().get(v1beta1 + "/old").then().statusCode(200).body("apiVersion", equalTo(group + "/v1beta1"));
+        // a write at one version answers at that version
+        given().contentType("application/merge-patch+json").body("{\"spec\":{\"size\":4}}").patch(v1 + "/old")
+                .then().statusCode(200).body("apiVersion", equalTo(group + "/v1"));
+
+        try (BufferedReader v1Lines = new BufferedReader(new InputStreamReader(watchV1.body(), StandardCharsets.UTF_8));
+                BufferedReader betaLines = new BufferedReader(new InputStreamReader(watchBeta.body(),
+                        StandardCharsets.UTF_8))) {
+            for (String expected : List.of("ADDED", "MODIFIED")) {
+                String v1Event = v1Lines.readLine();
+                String betaEvent = betaLines.readLine();
+                assertTrue(v1Event.startsWith("{\"type\":\"" + expected + "\""), v1Event);
+                assertTrue(v1Event.contains("\"apiVersion\":\"" + group + "/v1\""), v1Event);
+                assertTrue(betaEvent.startsWith("{\"type\":\"" + expected + "\""), betaEvent);
+                assertTrue(betaEvent.contains("\"apiVersion\":\"" + group + "/v1beta1\""), betaEvent);
+            }
+        }
+    }
+
+    @Test
     void versionsComeAndGoWithTheDefinition() {
         String group = "versions.crd.test";
         given().contentType(ContentType.JSON).body(definition(group, "Cluster", V1)).post(CRDS).then().statusCode(201);

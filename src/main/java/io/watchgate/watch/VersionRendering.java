@@ -1,0 +1,44 @@
+package io.watchgate.watch;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.store.StoredObject;
+
+/**
+ * Objects of a custom type as one of its versions shows them, for watches of a CustomResourceDefinition that
+ * serves several: Kubernetes converts each object to the watched version, and between a definition's versions
+ * (conversion strategy None) only apiVersion changes. Objects already at that version go out as stored.
+ */
+public final class VersionRendering implements ObjectRendering {
+
+    private final String apiVersion;
+    private final ObjectMapper mapper;
+
+    public VersionRendering(String apiVersion, ObjectMapper mapper) {
+        this.apiVersion = apiVersion;
+        this.mapper = mapper;
+    }
+
+    @Override
+    public String key() {
+        return "version/" + apiVersion;
+    }
+
+    @Override
+    public byte[] render(JsonNode object) {
+        ObjectNode converted = object.deepCopy();
+        converted.put("apiVersion", apiVersion);
+        try {
+            return mapper.writeValueAsBytes(converted);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored object failed to serialize", e);
+        }
+    }
+
+    @Override
+    public byte[] bytesOf(StoredObject object) {
+        return object.tree().path("apiVersion").asText().equals(apiVersion) ? object.json() : render(object.tree());
+    }
+}
