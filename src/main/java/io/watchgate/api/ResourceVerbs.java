@@ -23,6 +23,7 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -132,11 +133,20 @@ public class ResourceVerbs {
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "PatchOptions");
         JsonNode patch = requests.json(body);
-        // merge patches have the object's shape; a JSON patch's fields are not checked (see README)
-        List<String> warnings = patchType == PatchType.JSON_PATCH ? List.of()
-                : fieldChecks.check(target.type(), patch, validation);
-        return withWarnings(bodies.written(target.type(), 200, writes.patch(target.type(), namespaceOrEmpty(target), name,
-                patchType, patch, dryRun, target.status()), representation), warnings);
+        // merge patches have the object's shape and are checked as sent; a JSON patch shows its fields only in
+        // the object it makes, which is checked each time it is made
+        List<String> warnings = new ArrayList<>();
+        if (patchType != PatchType.JSON_PATCH) {
+            warnings.addAll(fieldChecks.check(target.type(), patch, validation));
+        }
+        StoredObject patched = writes.patch(target.type(), namespaceOrEmpty(target), name, patchType, patch, dryRun,
+                target.status(), result -> {
+                    if (patchType == PatchType.JSON_PATCH) {
+                        warnings.clear();
+                        warnings.addAll(fieldChecks.check(target.type(), result, validation));
+                    }
+                });
+        return withWarnings(bodies.written(target.type(), 200, patched, representation), warnings);
     }
 
     Response delete(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {

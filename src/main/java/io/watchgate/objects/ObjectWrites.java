@@ -19,6 +19,7 @@ import io.watchgate.validation.ObjectValidator;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * create, update and patch. Each write reads the current object, computes the new one and commits it on the
@@ -143,10 +144,20 @@ public class ObjectWrites {
     /** PATCH on the object or, with {@code statusOnly}, on its {@code status} subresource (see update). */
     public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType,
             JsonNode patch, boolean dryRun, boolean statusOnly) {
+        return patch(type, namespace, name, patchType, patch, dryRun, statusOnly, patched -> { });
+    }
+
+    /**
+     * @param inspect sees each patched object before anything else does (and may refuse it): fieldValidation of a
+     *                JSON patch, whose fields only show in its result
+     */
+    public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType,
+            JsonNode patch, boolean dryRun, boolean statusOnly, Consumer<ObjectNode> inspect) {
         while (true) {
             StoredObject current = current(type, namespace, name);
             ObjectNode patched = patcher.apply(type, patchType, atVersion(type, current.tree()), patch,
                     limits.maxBytes());
+            inspect.accept(patched);
             JsonShape.requireStorable(patched);
             BodyRules.conform(type, patched, namespace, name);
             long expected = BodyRules.expectedRevision(type, patched);

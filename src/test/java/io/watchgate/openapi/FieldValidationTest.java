@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.watchgate.api.Api;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +74,22 @@ class FieldValidationTest {
         given().contentType("application/strategic-merge-patch+json")
                 .body("{\"data\":{\"x\":\"1\"},\"$retainKeys\":[\"data\"]}")
                 .patch(configMaps(ns) + "/cm?fieldValidation=Strict").then().statusCode(200);
+        // a JSON patch's fields show in the object it makes: that is what is checked
+        long before = Api.currentRevision();
+        given().contentType("application/json-patch+json")
+                .body("[{\"op\":\"add\",\"path\":\"/datta\",\"value\":{\"x\":\"2\"}}]")
+                .patch(configMaps(ns) + "/cm?fieldValidation=Strict").then().statusCode(400)
+                .body("message", containsString("unknown field \"datta\""));
+        assertEquals(before, Api.currentRevision(), "a refused patch writes nothing");
+        given().contentType("application/json-patch+json")
+                .body("[{\"op\":\"add\",\"path\":\"/datta\",\"value\":{\"x\":\"2\"}}]")
+                .patch(configMaps(ns) + "/cm?fieldValidation=Warn").then().statusCode(200)
+                .header("Warning", equalTo("299 - \"unknown field \\\"datta\\\"\""))
+                .body("datta", nullValue());
+        given().contentType("application/json-patch+json")
+                .body("[{\"op\":\"add\",\"path\":\"/data/y\",\"value\":\"3\"}]")
+                .patch(configMaps(ns) + "/cm?fieldValidation=Strict").then().statusCode(200)
+                .body("data.y", equalTo("3"));
     }
 
     @Test
