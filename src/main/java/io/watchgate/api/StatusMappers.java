@@ -32,6 +32,13 @@ public class StatusMappers {
         return toResponse(ApiException.expired("too old resource version: " + e.requested() + " (" + e.oldest() + ")"));
     }
 
+    /** The log could not take the write: nothing changed, and the client may try again. */
+    @ServerExceptionMapper
+    public Response unavailable(StoreException.Unavailable e) {
+        return toResponse(new ApiException(503, "ServiceUnavailable", e.getMessage(), ApiException.Details.NONE,
+                5, null));
+    }
+
     @ServerExceptionMapper
     public Response webApplication(WebApplicationException e) {
         int code = e.getResponse().getStatus();

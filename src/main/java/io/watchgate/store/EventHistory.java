@@ -20,6 +20,12 @@ final class EventHistory {
         this.ring = new ChangeEvent[capacity];
     }
 
+    /** Recovery: an empty history whose oldest readable state is {@code revision}. */
+    void startAt(long revision) {
+        oldest = revision;
+        newest = revision;
+    }
+
     long oldest() {
         return oldest;
     }

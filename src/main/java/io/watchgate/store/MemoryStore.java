@@ -4,10 +4,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
@@ -39,6 +42,13 @@ public final class MemoryStore implements Store {
     private final AtomicLong waiterIds = new AtomicLong();
     private final long maxHistoryBytes;
     private volatile long revision;
+    /** Durable mode only (else null), and then the state below is the commit lock's. */
+    private volatile CommitLog log;
+    /** The last revision handed to a commit; ahead of {@link #revision} while the log has writes in flight. */
+    private long assigned;
+    /** Per key, the newest write on its way to the log: what the next writer's preconditions see. */
+    private final Map<ObjectKey, ChangeEvent> unapplied = new HashMap<>();
+    private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
 
     /**
      * @param maxRevisions     at most this many revisions of history are kept
@@ -66,52 +76,229 @@ public final class MemoryStore implements Store {
 
     @Override
     public ChangeEvent commit(Mutation mutation) {
-        ObjectKey key = mutation.key();
+        CommitLog log = this.log;
+        if (log == null) {
+            commitLock.lock();
+            try {
+                ChangeEvent event = prepare(mutation, revision + 1);
+                install(event);
+                return event;
+            } finally {
+                commitLock.unlock();
+            }
+        }
+        InFlight commit;
         commitLock.lock();
         try {
-            VersionChain chain = index.get(key);
-            StoredObject current = chain == null ? null : chain.valueAt(Long.MAX_VALUE);
-            checkPrecondition(mutation, current);
-            mutation.guards().forEach(this::checkGuard);
-            if (history.isFull() || history.retainedBytes() > maxHistoryBytes) {
-                while (history.isFull()
-                        || (history.retainedBytes() > maxHistoryBytes && history.oldest() < revision)) {
-                    compactLocked(history.oldest() + 1);
-                }
-                // compaction may have dropped this very key's chain (when it ended in a delete)
-                chain = index.get(key);
+            commit = new InFlight(prepare(mutation, assigned + 1), new CompletableFuture<>());
+            log.append(commit.event());
+            assigned = commit.event().revision();
+            unapplied.put(mutation.key(), commit.event());
+            inFlight.add(commit);
+        } finally {
+            commitLock.unlock();
+        }
+        try {
+            // shared with the other writers of the same batch: one sync for all of them
+            commit.durable().join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof StoreException failure ? failure
+                    : new StoreException.Unavailable("the write could not be made durable: " + e.getCause());
+        }
+        return commit.event();
+    }
+
+    /** Checks the mutation against the newest state (applied or on its way to the log) and builds its event. */
+    private ChangeEvent prepare(Mutation mutation, long next) {
+        ObjectKey key = mutation.key();
+        StoredObject current = latest(key);
+        checkPrecondition(mutation, current);
+        mutation.guards().forEach(this::checkGuard);
+        boolean delete = mutation.op() == Mutation.Op.DELETE;
+        ObjectNode tree = delete ? current.tree().deepCopy() : mutation.object();
+        StoredObject stored = stamp(key, tree, next);
+        EventType type = delete ? EventType.DELETED : current == null ? EventType.ADDED : EventType.MODIFIED;
+        return new ChangeEvent(next, type, stored, current, clock.millis());
+    }
+
+    /** The newest value of {@code key}: a write the log has not confirmed yet counts for the next writer. */
+    private StoredObject latest(ObjectKey key) {
+        ChangeEvent pending = unapplied.get(key);
+        if (pending != null) {
+            return pending.type() == EventType.DELETED ? null : pending.object();
+        }
+        VersionChain chain = index.get(key);
+        return chain == null ? null : chain.valueAt(Long.MAX_VALUE);
+    }
+
+    /** Makes a committed (and, in durable mode, durable) event visible: version, history, listeners, waiters. */
+    private void install(ChangeEvent event) {
+        long next = event.revision();
+        ObjectKey key = event.key();
+        if (history.isFull() || history.retainedBytes() > maxHistoryBytes) {
+            while (history.isFull()
+                    || (history.retainedBytes() > maxHistoryBytes && history.oldest() < revision)) {
+                compactLocked(history.oldest() + 1);
             }
-            long next = revision + 1;
-            boolean delete = mutation.op() == Mutation.Op.DELETE;
-            ObjectNode tree = delete ? current.tree().deepCopy() : mutation.object();
-            StoredObject stored = stamp(key, tree, next);
-            if (chain == null) {
-                index.put(key, new VersionChain(new Version(next, stored, null)));
-            } else {
-                chain.push(next, delete ? null : stored);
+        }
+        // compaction may have dropped this very key's chain (when it ended in a delete)
+        VersionChain chain = index.get(key);
+        StoredObject value = event.type() == EventType.DELETED ? null : event.object();
+        if (chain == null) {
+            index.put(key, new VersionChain(new Version(next, value, null)));
+        } else {
+            chain.push(next, value);
+        }
+        history.append(event);
+        revision = next;
+        for (CommitListener listener : listeners) {
+            try {
+                listener.committed(event);
+            } catch (RuntimeException e) {
+                // the write is committed and must be acknowledged; a listener's failure is its own
+                LOG.errorf(e, "commit listener failed on revision %d", next);
             }
-            EventType type = delete ? EventType.DELETED : current == null ? EventType.ADDED : EventType.MODIFIED;
-            ChangeEvent event = new ChangeEvent(next, type, stored, current, clock.millis());
-            history.append(event);
-            revision = next;
-            for (CommitListener listener : listeners) {
-                try {
-                    listener.committed(event);
-                } catch (RuntimeException e) {
-                    // the write is committed and must be acknowledged; a listener's failure is its own
-                    LOG.errorf(e, "commit listener failed on revision %d", next);
-                }
-            }
-            releaseWaiters(next);
-            return event;
+        }
+        releaseWaiters(next);
+    }
+
+    /**
+     * Durable mode: from now on a commit counts once {@code log} has it, and the log reports to the store.
+     * Called once, after recovery and before the first commit.
+     */
+    public CommitLog.Sink useLog(CommitLog log) {
+        commitLock.lock();
+        try {
+            this.log = log;
+            this.assigned = revision;
+            return logSink;
         } finally {
             commitLock.unlock();
         }
     }
 
+    private final CommitLog.Sink logSink = new CommitLog.Sink() {
+        @Override
+        public void durable(List<ChangeEvent> batch) {
+            List<InFlight> done = new ArrayList<>(batch.size());
+            commitLock.lock();
+            try {
+                for (ChangeEvent event : batch) {
+                    InFlight commit = inFlight.poll();
+                    if (commit == null || commit.event() != event) {
+                        throw new IllegalStateException("the log reported revision " + event.revision()
+                                + " out of order");
+                    }
+                    install(event);
+                    unapplied.remove(event.key(), event);
+                    done.add(commit);
+                }
+            } finally {
+                commitLock.unlock();
+            }
+            done.forEach(commit -> commit.durable().complete(null));
+        }
+
+        @Override
+        public void failed(Exception cause) {
+            List<InFlight> lost;
+            commitLock.lock();
+            try {
+                log.discardQueued();
+                lost = new ArrayList<>(inFlight);
+                inFlight.clear();
+                unapplied.clear();
+                assigned = revision;
+            } finally {
+                commitLock.unlock();
+            }
+            StoreException.Unavailable unavailable = new StoreException.Unavailable(
+                    "the write could not be made durable: " + cause.getMessage());
+            lost.forEach(commit -> commit.durable().completeExceptionally(unavailable));
+        }
+    };
+
+    /** A write handed to the log, and the promise its writer waits on. */
+    private record InFlight(ChangeEvent event, CompletableFuture<Void> durable) {
+    }
+
+    /**
+     * Recovery: starts an empty, unused store at the state of {@code revision}: the objects live then, with no
+     * history before it.
+     */
+    public void restore(long revision, Iterable<StoredObject> state) {
+        commitLock.lock();
+        try {
+            if (this.revision != 0 || !index.isEmpty()) {
+                throw new IllegalStateException("only an empty store can be restored");
+            }
+            for (StoredObject object : state) {
+                index.put(object.key(), new VersionChain(new Version(object.revision(), object, null)));
+            }
+            history.startAt(revision);
+            this.revision = revision;
+            this.assigned = revision;
+        } finally {
+            commitLock.unlock();
+        }
+    }
+
+    /**
+     * Recovery: applies one recorded event, which must be the next revision, as its commit did (history,
+     * compaction, listeners) and without checking it again.
+     *
+     * @param object the stored state after the event; for DELETED, the last state stamped with its revision
+     */
+    public void replay(long revision, EventType type, StoredObject object, long committedAtMillis) {
+        commitLock.lock();
+        try {
+            if (revision != this.revision + 1) {
+                throw new IllegalStateException("revision " + revision + " does not follow " + this.revision);
+            }
+            install(new ChangeEvent(revision, type, object, latest(object.key()), committedAtMillis));
+            assigned = revision;
+        } finally {
+            commitLock.unlock();
+        }
+    }
+
+    /**
+     * What a snapshot holds, read consistently: the revision, and the retained events (oldest first) with the
+     * state they lead to, each object as of that revision. Holds the commit lock only to fix the revision.
+     *
+     * @throws StoreException.Compacted if the revision is compacted while the objects are read (try again)
+     */
+    public SnapshotView snapshotView() {
+        long at;
+        List<ChangeEvent> events;
+        commitLock.lock();
+        try {
+            at = revision;
+            events = history.after(history.oldest(), Integer.MAX_VALUE);
+        } finally {
+            commitLock.unlock();
+        }
+        List<StoredObject> objects = new ArrayList<>();
+        checkReadable(at);
+        for (VersionChain chain : index.values()) {
+            StoredObject value = chain.valueAt(at);
+            if (value != null) {
+                objects.add(value);
+            }
+        }
+        checkReadable(at);
+        return new SnapshotView(at, events, objects);
+    }
+
+    /**
+     * @param events  the retained history, oldest first, ending at {@code revision}
+     * @param objects every object live at {@code revision}, in key order
+     */
+    public record SnapshotView(long revision, List<ChangeEvent> events, List<StoredObject> objects) {
+    }
+
     private void checkGuard(Mutation.Guard guard) {
-        VersionChain chain = index.get(guard.key());
-        StoredObject value = chain == null ? null : chain.valueAt(Long.MAX_VALUE);
+        StoredObject value = latest(guard.key());
         if (value == null || value.revision() != guard.revision()) {
             throw new StoreException.GuardChanged(guard.key());
         }

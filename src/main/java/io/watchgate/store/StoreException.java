@@ -68,4 +68,11 @@ public abstract sealed class StoreException extends RuntimeException {
             super("revision " + requested + " is newer than the store's " + current);
         }
     }
+
+    /** The store cannot take writes now (the log could not be written); reads still work. */
+    public static final class Unavailable extends StoreException {
+        public Unavailable(String message) {
+            super(message);
+        }
+    }
 }

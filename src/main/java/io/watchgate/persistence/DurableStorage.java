@@ -1,0 +1,156 @@
+package io.watchgate.persistence;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.watchgate.store.MemoryStore;
+import io.watchgate.store.StoreException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
+
+/**
+ * The store made durable: recovered from its data directory, then logging every commit before it counts, and
+ * writing a snapshot (then dropping the log it covers) each time enough has been logged.
+ */
+public final class DurableStorage implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(DurableStorage.class);
+
+    private final DataDirectory directory;
+    private final MemoryStore store;
+    private final WriteAheadLog log;
+    private final Recovery.Result recovered;
+    private final ExecutorService snapshots = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "watchgate-snapshot");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final AtomicBoolean snapshotting = new AtomicBoolean();
+
+    private DurableStorage(DataDirectory directory, MemoryStore store, WriteAheadLog log, Recovery.Result recovered) {
+        this.directory = directory;
+        this.store = store;
+        this.log = log;
+        this.recovered = recovered;
+    }
+
+    /** Recovers {@code store}, which must be new, from the configured directory, and makes it log its commits. */
+    public static DurableStorage open(StorageConfig config, MemoryStore store, ObjectMapper mapper) {
+        return open(config, store, mapper, WriteAheadLog.Channels.FILES);
+    }
+
+    static DurableStorage open(StorageConfig config, MemoryStore store, ObjectMapper mapper,
+            WriteAheadLog.Channels channels) {
+        DataDirectory directory = DataDirectory.open(Path.of(config.dataDir()), config.createDataDir());
+        try {
+            long started = System.nanoTime();
+            Recovery.Result recovered = new Recovery(directory, mapper).recover(store);
+            removeLeftovers(directory, recovered.snapshotRevision());
+            WriteAheadLog log = new WriteAheadLog(directory, config, recovered.revision(), channels);
+            DurableStorage storage = new DurableStorage(directory, store, log, recovered);
+            log.start(store.useLog(log), revision -> storage.snapshotSoon());
+            LOG.infof("recovered %s at revision %d in %d ms (snapshot at %d, %d log entries replayed%s)",
+                    directory.path(), recovered.revision(), (System.nanoTime() - started) / 1_000_000,
+                    recovered.snapshotRevision(), recovered.logEntries(),
+                    recovered.droppedBytes() > 0 ? ", a torn tail of " + recovered.droppedBytes() + " bytes dropped"
+                            : "");
+            return storage;
+        } catch (IOException e) {
+            closeQuietly(directory);
+            throw new StorageException("the data directory " + directory.path() + " cannot be read: " + e, e);
+        } catch (RuntimeException e) {
+            closeQuietly(directory);
+            throw e;
+        }
+    }
+
+    public Recovery.Result recovered() {
+        return recovered;
+    }
+
+    public WriteAheadLog log() {
+        return log;
+    }
+
+    private void snapshotSoon() {
+        if (snapshotting.compareAndSet(false, true)) {
+            snapshots.execute(() -> {
+                try {
+                    snapshot();
+                } catch (IOException | RuntimeException e) {
+                    LOG.error("writing a snapshot failed; the log is kept and the next one will try again", e);
+                } finally {
+                    snapshotting.set(false);
+                }
+            });
+        }
+    }
+
+    /** Writes a snapshot of the store now, then drops the log and the snapshots it makes unnecessary. */
+    public void snapshot() throws IOException {
+        long started = System.nanoTime();
+        MemoryStore.SnapshotView view = null;
+        for (int attempt = 1; view == null; attempt++) {
+            try {
+                view = store.snapshotView();
+            } catch (StoreException.Compacted e) {
+                if (attempt == 3) {
+                    throw e; // history turns over faster than the objects can be read: try at the next one
+                }
+            }
+        }
+        SnapshotFile.write(directory, view);
+        log.releaseThrough(view.revision());
+        for (DataDirectory.Snapshot older : directory.snapshots()) {
+            if (older.revision() < view.revision()) {
+                Files.deleteIfExists(older.file());
+            }
+        }
+        directory.sync();
+        LOG.infof("snapshot of revision %d written in %d ms (%d objects, %d history events)", view.revision(),
+                (System.nanoTime() - started) / 1_000_000, view.objects().size(), view.events().size());
+    }
+
+    /** Snapshots older than the one recovered from, and half-written ones, from a crash at the wrong moment. */
+    private static void removeLeftovers(DataDirectory directory, long snapshotRevision) throws IOException {
+        for (DataDirectory.Snapshot snapshot : directory.snapshots()) {
+            if (snapshot.revision() < snapshotRevision) {
+                Files.deleteIfExists(snapshot.file());
+            }
+        }
+        List<Path> halfWritten;
+        try (var files = Files.list(directory.path())) {
+            halfWritten = files.filter(file -> file.getFileName().toString().endsWith(".snap.tmp")).toList();
+        }
+        for (Path file : halfWritten) {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /** Writes what is queued, waits for a snapshot being written, and lets the directory go. */
+    @Override
+    public void close() throws IOException {
+        try {
+            log.close();
+            snapshots.shutdown();
+            snapshots.awaitTermination(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            directory.close();
+        }
+    }
+
+    private static void closeQuietly(DataDirectory directory) {
+        try {
+            directory.close();
+        } catch (IOException e) {
+            LOG.debug("releasing the data directory failed", e);
+        }
+    }
+}

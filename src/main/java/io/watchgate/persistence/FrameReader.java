@@ -1,0 +1,124 @@
+package io.watchgate.persistence;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Reads the frames of one file in order, and says where each begins and what is wrong with a bad one. */
+final class FrameReader implements AutoCloseable {
+
+    enum Outcome {
+        /** {@link #payload()} holds the next frame's payload */
+        FRAME,
+        /** the file ended cleanly, after a whole frame */
+        END,
+        /** the frame at {@link #frameStart()} is cut short or does not match its checksum: see {@link #problem()} */
+        DAMAGED
+    }
+
+    private final Path file;
+    private final long size;
+    private final DataInputStream in;
+    private long offset;
+    private long frameStart;
+    private ByteBuffer payload;
+    private String problem;
+    private boolean damageRunsToEnd;
+
+    FrameReader(Path file) throws IOException {
+        this.file = file;
+        this.size = Files.size(file);
+        InputStream stream = Files.newInputStream(file);
+        this.in = new DataInputStream(new BufferedInputStream(stream, 1 << 16));
+    }
+
+    Outcome next() throws IOException {
+        frameStart = offset;
+        if (offset == size) {
+            return Outcome.END;
+        }
+        if (size - offset < Frames.HEADER) {
+            return damaged("a frame header cut short (" + (size - offset) + " of " + Frames.HEADER + " bytes)", true);
+        }
+        int length = in.readInt();
+        int checksum = in.readInt();
+        offset += Frames.HEADER;
+        if (length < 0 || length > Frames.MAX_PAYLOAD) {
+            return damaged("an impossible frame length " + length, allZeroFrom(frameStart));
+        }
+        if (length > size - offset) {
+            return damaged("a frame of " + length + " bytes cut short at " + (size - offset) + " bytes", true);
+        }
+        byte[] bytes = new byte[length];
+        try {
+            in.readFully(bytes);
+        } catch (EOFException e) {
+            return damaged("a frame cut short", true);
+        }
+        offset += length;
+        ByteBuffer read = ByteBuffer.wrap(bytes);
+        if (!Frames.checksumMatches(read, checksum)) {
+            // a torn last write leaves its frame last in the file; anything after it means damage inside
+            return damaged("a checksum mismatch", offset == size || allZeroFrom(frameStart));
+        }
+        payload = read;
+        return Outcome.FRAME;
+    }
+
+    private Outcome damaged(String what, boolean runsToEnd) {
+        problem = what;
+        damageRunsToEnd = runsToEnd;
+        return Outcome.DAMAGED;
+    }
+
+    /** Whether every byte from {@code position} to the end is zero (space the file system extended, unwritten). */
+    private boolean allZeroFrom(long position) throws IOException {
+        try (InputStream rest = Files.newInputStream(file)) {
+            rest.skipNBytes(position);
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = rest.read(buffer)) > 0;) {
+                for (int i = 0; i < n; i++) {
+                    if (buffer[i] != 0) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+    }
+
+    ByteBuffer payload() {
+        return payload;
+    }
+
+    long frameStart() {
+        return frameStart;
+    }
+
+    long size() {
+        return size;
+    }
+
+    String problem() {
+        return problem;
+    }
+
+    /** Whether the damage could be a torn last write: nothing intact follows it. */
+    boolean damageRunsToEnd() {
+        return damageRunsToEnd;
+    }
+
+    Path file() {
+        return file;
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+}

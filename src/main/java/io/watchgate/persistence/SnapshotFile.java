@@ -1,0 +1,155 @@
+package io.watchgate.persistence;
+
+import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.MemoryStore;
+import io.watchgate.store.ObjectKey;
+import io.watchgate.store.StoredObject;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A snapshot: the objects live at one revision, and the retained history that led there, each event with what
+ * it replaced (given in full only where that is older than the history; else by the revision of the history
+ * event that wrote it). Recovery rolls the state back through the history and replays it, so reads and
+ * watches at any retained revision work after a restart as they did before.
+ *
+ * <p>Frames: a header (revision, oldest retained revision, counts), the objects, the events, an end frame
+ * repeating the counts. Written to a temporary file, synced, renamed into place and the directory synced.
+ */
+final class SnapshotFile {
+
+    private static final byte HISTORY_EVENT = 5;
+
+    /** A history event from a snapshot: the entry, and what it replaced. */
+    record HistoryEvent(LogEntry entry, long previousRevision, byte[] previousJson) {
+    }
+
+    /** An object live at the snapshot's revision, last written at {@code revision}. */
+    record ObjectEntry(long revision, ObjectKey key, byte[] json) {
+    }
+
+    /** What a snapshot file holds. */
+    record Contents(long revision, long oldest, List<ObjectEntry> objects, List<HistoryEvent> events) {
+    }
+
+    private SnapshotFile() {
+    }
+
+    /** Writes {@code view} as {@code target}, atomically: a crash leaves the old snapshots or the new one. */
+    static void write(DataDirectory directory, MemoryStore.SnapshotView view) throws IOException {
+        Path target = directory.snapshotFile(view.revision());
+        Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+        long oldest = view.events().isEmpty() ? view.revision() : view.events().get(0).revision() - 1;
+        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+                OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16)) {
+            write(out, Frames.write(data -> {
+                data.writeByte(Frames.SNAPSHOT_HEADER);
+                data.writeLong(view.revision());
+                data.writeLong(oldest);
+                data.writeInt(view.objects().size());
+                data.writeInt(view.events().size());
+            }));
+            for (StoredObject object : view.objects()) {
+                write(out, Frames.write(data -> {
+                    data.writeByte(Frames.OBJECT);
+                    data.writeLong(object.revision());
+                    Frames.key(data, object.key());
+                    data.writeInt(object.json().length);
+                    data.write(object.json());
+                }));
+            }
+            for (ChangeEvent event : view.events()) {
+                StoredObject previous = event.previous();
+                boolean full = previous != null && previous.revision() <= oldest;
+                write(out, Frames.write(data -> {
+                    data.writeByte(HISTORY_EVENT);
+                    byte[] entry = Frames.entry(LogEntry.of(event));
+                    data.writeInt(entry.length);
+                    data.write(entry);
+                    data.writeLong(previous == null ? 0 : previous.revision());
+                    data.writeBoolean(full);
+                    if (full) {
+                        data.writeInt(previous.json().length);
+                        data.write(previous.json());
+                    }
+                }));
+            }
+            write(out, Frames.write(data -> {
+                data.writeByte(Frames.SNAPSHOT_END);
+                data.writeInt(view.objects().size());
+                data.writeInt(view.events().size());
+            }));
+            out.flush();
+            channel.force(true);
+        }
+        Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        directory.sync();
+    }
+
+    private static void write(OutputStream out, byte[] payload) throws IOException {
+        ByteBuffer frame = Frames.frame(payload);
+        out.write(frame.array(), frame.arrayOffset(), frame.remaining());
+    }
+
+    /** Reads a snapshot whole; any damage is a {@link StorageException} naming the file and offset. */
+    static Contents read(Path file) {
+        try (FrameReader reader = new FrameReader(file)) {
+            ByteBuffer header = next(reader);
+            Frames.expectKind(header, Frames.SNAPSHOT_HEADER);
+            long revision = header.getLong();
+            long oldest = header.getLong();
+            int objectCount = header.getInt();
+            int eventCount = header.getInt();
+            List<ObjectEntry> objects = new ArrayList<>(objectCount);
+            for (int i = 0; i < objectCount; i++) {
+                ByteBuffer frame = next(reader);
+                Frames.expectKind(frame, Frames.OBJECT);
+                long objectRevision = frame.getLong();
+                ObjectKey key = Frames.readKey(frame);
+                objects.add(new ObjectEntry(objectRevision, key, Frames.bytes(frame)));
+            }
+            List<HistoryEvent> events = new ArrayList<>(eventCount);
+            for (int i = 0; i < eventCount; i++) {
+                ByteBuffer frame = next(reader);
+                Frames.expectKind(frame, HISTORY_EVENT);
+                LogEntry entry = Frames.readEntry(ByteBuffer.wrap(Frames.bytes(frame)));
+                long previousRevision = frame.getLong();
+                byte[] previousJson = frame.get() != 0 ? Frames.bytes(frame) : null;
+                events.add(new HistoryEvent(entry, previousRevision, previousJson));
+            }
+            ByteBuffer end = next(reader);
+            Frames.expectKind(end, Frames.SNAPSHOT_END);
+            if (end.getInt() != objectCount || end.getInt() != eventCount) {
+                throw new IllegalArgumentException("its end does not match its header");
+            }
+            return new Contents(revision, oldest, objects, events);
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof StorageException storage) {
+                throw storage;
+            }
+            throw new StorageException("the snapshot " + file + " cannot be read (" + e.getMessage() + "); "
+                    + "refusing to start rather than lose what it holds", e);
+        }
+    }
+
+    private static ByteBuffer next(FrameReader reader) throws IOException {
+        FrameReader.Outcome outcome = reader.next();
+        if (outcome == FrameReader.Outcome.FRAME) {
+            return reader.payload();
+        }
+        throw new StorageException("the snapshot " + reader.file() + " is damaged at offset " + reader.frameStart()
+                + ": " + (outcome == FrameReader.Outcome.END ? "it ends early" : reader.problem())
+                + "; refusing to start rather than lose what it holds");
+    }
+}

@@ -1,0 +1,49 @@
+package io.watchgate.persistence;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.runtime.ShutdownEvent;
+import io.watchgate.store.HistoryConfig;
+import io.watchgate.store.MemoryStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.time.Clock;
+import org.jboss.logging.Logger;
+
+/** Wires the store: in memory only, or recovered from its data directory and logging every commit. */
+@ApplicationScoped
+public class StorageProducer {
+
+    private static final Logger LOG = Logger.getLogger(StorageProducer.class);
+
+    private volatile DurableStorage durable;
+
+    @Produces
+    @Singleton
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Produces
+    @Singleton
+    MemoryStore store(ObjectMapper mapper, HistoryConfig history, StorageConfig storage, Clock clock) {
+        MemoryStore store = new MemoryStore(mapper, history.maxRevisions(), history.maxBytes(), clock);
+        if (storage.mode() == StorageConfig.Mode.DURABLE) {
+            durable = DurableStorage.open(storage, store, mapper);
+        }
+        return store;
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        DurableStorage storage = durable;
+        if (storage != null) {
+            try {
+                storage.close();
+            } catch (IOException e) {
+                LOG.error("closing the data directory failed", e);
+            }
+        }
+    }
+}
