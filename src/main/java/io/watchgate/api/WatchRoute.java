@@ -185,8 +185,9 @@ public class WatchRoute {
         if (tableVersion != null) {
             return new TableRendering(tables, type, tableVersion, Tables.IncludeObject.parse(includeObject));
         }
-        boolean severalVersions = customResources.definitionOf(type).map(d -> d.versions().size() > 1).orElse(false);
-        return severalVersions ? new VersionRendering(type.apiVersion(), mapper) : ObjectRendering.AS_STORED;
+        // custom objects are stored at their definition's storage version, which may not be this one (or may change)
+        return customResources.definitionOf(type).isPresent() ? new VersionRendering(type.apiVersion(), mapper)
+                : ObjectRendering.AS_STORED;
     }
 
     private static boolean isWebSocketUpgrade(HttpServerRequest request) {

@@ -168,6 +168,11 @@ public record CrdSpec(String group, String kind, String plural, String singular,
     }
 
     /** The status the server gives a definition it accepted: its names accepted, and established. */
+    /** The version objects are stored at (exactly one is marked so in a valid definition). */
+    public java.util.Optional<String> storageVersion() {
+        return versions.stream().filter(Version::storage).map(Version::name).findFirst();
+    }
+
     public ObjectNode acceptedStatus(Instant now) {
         ObjectNode status = JSON.objectNode();
         ObjectNode accepted = status.putObject("acceptedNames");

@@ -94,18 +94,20 @@ public class CustomResourceTypes {
 
     /**
      * Applies the type's schema, if a CustomResourceDefinition gave it one, to an object about to be stored:
-     * prunes undeclared fields, and refuses an invalid object with 422 and a cause per problem.
+     * prunes undeclared fields, refuses an invalid object with 422 and a cause per problem, and sets its
+     * apiVersion to the definition's storage version.
      */
     public void conform(ResourceType type, ObjectNode object) {
         StructuralSchema schema = schemas.get(schemaKey(type.group(), type.version(), type.plural()));
-        if (schema == null) {
-            return;
-        }
-        List<Cause> causes = schema.apply(object);
+        List<Cause> causes = schema == null ? List.of() : schema.apply(object);
         if (!causes.isEmpty()) {
             throw ApiException.invalid(type.group(), type.kind(), object.path("metadata").path("name").asText(""),
                     causes);
         }
+        // kept at the storage version, as Kubernetes keeps it: a write at another version that changes nothing
+        // else changes nothing (reads convert to the version asked for)
+        definitionOf(type).flatMap(CrdSpec::storageVersion)
+                .ifPresent(version -> object.put("apiVersion", type.group() + "/" + version));
     }
 
     /** The definition behind a served custom type, with the version the type is. */

@@ -89,6 +89,11 @@ public class DefinitionLifecycle {
                 object -> true, false).items();
     }
 
+    private boolean hasInstances(String definition) {
+        return !store.list(KeyRange.allOf(definition), store.currentRevision(), null, 1, object -> true, false)
+                .items().isEmpty();
+    }
+
     /**
      * Lets a terminating definition go once none of its objects is left: drops the cleanup finalizer, and the
      * definition with it unless other finalizers still hold it.
@@ -100,7 +105,7 @@ public class DefinitionLifecycle {
         while (true) {
             StoredObject definition = store.get(key(resource), store.currentRevision());
             if (definition == null || !Finalization.isTerminating(definition.tree())
-                    || !holdsCleanup(definition.tree()) || !instances(resource).isEmpty()) {
+                    || !holdsCleanup(definition.tree()) || hasInstances(resource)) {
                 return definition;
             }
             ObjectNode released = definition.tree().deepCopy();

@@ -50,6 +50,14 @@ final class JsonToProto {
         }
         DynamicMessage.Builder builder = DynamicMessage.newBuilder(descriptor);
         for (FieldDescriptor field : descriptor.getFields()) {
+            if (InlineFields.isInline(field)) {
+                // an embedded struct: its fields are this object's
+                DynamicMessage embedded = message(field.getMessageType(), json, path);
+                if (!embedded.getAllFields().isEmpty()) {
+                    builder.setField(field, embedded);
+                }
+                continue;
+            }
             JsonNode value = json.get(field.getName());
             if (value == null || value.isNull()) {
                 continue;
@@ -83,7 +91,7 @@ final class JsonToProto {
         Iterator<Map.Entry<String, JsonNode>> fields = json.fields();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> entry = fields.next();
-            FieldDescriptor field = descriptor.findFieldByName(entry.getKey());
+            FieldDescriptor field = InlineFields.find(descriptor, entry.getKey());
             if (field == null) {
                 if (!keep.contains(entry.getKey())) {
                     fields.remove();

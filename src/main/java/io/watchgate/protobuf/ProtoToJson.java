@@ -55,7 +55,11 @@ final class ProtoToJson {
         }
         ObjectNode json = mapper.createObjectNode();
         for (FieldDescriptor field : message.getDescriptorForType().getFields()) {
-            if (field.isMapField()) {
+            if (InlineFields.isInline(field)) {
+                if (message.hasField(field)) {
+                    json.setAll((ObjectNode) toJson((Message) message.getField(field))); // an embedded struct
+                }
+            } else if (field.isMapField()) {
                 List<?> entries = (List<?>) message.getField(field);
                 if (entries.isEmpty()) {
                     continue;
@@ -143,7 +147,7 @@ final class ProtoToJson {
         }
         try {
             return TextNode.valueOf(format.format(Instant.ofEpochSecond(seconds, nanos)));
-        } catch (java.time.DateTimeException e) {
+        } catch (java.time.DateTimeException | ArithmeticException e) {
             throw ApiException.badRequest("a time in the body is out of range: " + seconds + " seconds");
         }
     }

@@ -33,7 +33,8 @@ public final class EncodedEvent {
     private final AtomicReferenceArray<Buffer> frames =
             new AtomicReferenceArray<>(WireFormat.values().length * VARIANTS);
     private volatile byte[] previousRestamped;
-    private volatile Map<String, Buffer> rendered;
+    /** Frames for the other renderings, by rendering key, slotted as {@link #frames}. */
+    private volatile Map<String, AtomicReferenceArray<Buffer>> rendered;
 
     EncodedEvent(ChangeEvent event, ObjectMapper mapper) {
         this.event = event;
@@ -50,16 +51,14 @@ public final class EncodedEvent {
 
     /** The frame for watchers that see objects through {@code rendering}. */
     public Buffer frame(WireFormat format, Variant variant, ObjectRendering rendering) {
-        if (rendering != ObjectRendering.AS_STORED) {
-            Map<String, Buffer> rendered = renderedFrames();
-            return rendered.computeIfAbsent(format + "/" + variant + "/" + rendering.key(),
-                    k -> build(format, variant, rendering));
-        }
+        AtomicReferenceArray<Buffer> slots = rendering == ObjectRendering.AS_STORED ? frames
+                : renderedFrames().computeIfAbsent(rendering.key(),
+                        key -> new AtomicReferenceArray<>(WireFormat.values().length * VARIANTS));
         int slot = format.ordinal() * VARIANTS + variant.ordinal();
-        Buffer frame = frames.get(slot);
+        Buffer frame = slots.get(slot);
         if (frame == null) {
             frame = build(format, variant, rendering);
-            frames.set(slot, frame);
+            slots.set(slot, frame);
         }
         return frame;
     }
@@ -76,8 +75,8 @@ public final class EncodedEvent {
         };
     }
 
-    private Map<String, Buffer> renderedFrames() {
-        Map<String, Buffer> map = rendered;
+    private Map<String, AtomicReferenceArray<Buffer>> renderedFrames() {
+        Map<String, AtomicReferenceArray<Buffer>> map = rendered;
         if (map == null) {
             synchronized (this) {
                 if (rendered == null) {

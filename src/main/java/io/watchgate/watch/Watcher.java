@@ -135,7 +135,7 @@ public final class Watcher {
         }
         if (!scan.isDone()) {
             ObjectKey next = scan.lastExamined();
-            loop.runSoon(() -> sendSnapshot(snapshot, next));
+            soon(() -> sendSnapshot(snapshot, next));
             return;
         }
         position = snapshot;
@@ -146,7 +146,7 @@ public final class Watcher {
         if (sink.writeQueueFull()) {
             afterDrain(this::catchUp);
         } else {
-            loop.runSoon(this::catchUp);
+            soon(this::catchUp);
         }
     }
 
@@ -159,9 +159,22 @@ public final class Watcher {
         sink.onDrain(() -> {
             if (wait == drainWait && state != State.ENDED) {
                 drainWait++;
-                next.run();
+                guarded(next);
             }
         });
+    }
+
+    /** Runs {@code task} on the loop later, ending this watch alone if it throws. */
+    private void soon(Runnable task) {
+        loop.runSoon(() -> guarded(task));
+    }
+
+    private void guarded(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            fail(e);
+        }
     }
 
     /** Delivers from history, a batch at a time, until caught up with the store; then goes live. */
@@ -195,7 +208,7 @@ public final class Watcher {
         if (position >= head) {
             goLive();
         } else {
-            loop.runSoon(this::catchUp);
+            soon(this::catchUp);
         }
     }
 
@@ -237,7 +250,7 @@ public final class Watcher {
         if (state == State.LIVE) {
             position = Math.max(position, through);
             state = State.CATCHING_UP;
-            loop.runSoon(this::catchUp);
+            soon(this::catchUp);
         }
     }
 

@@ -131,7 +131,12 @@ class CustomResourceDefinitionTest {
                 .body("spec.size", equalTo(3));
         given().get(v1).then().statusCode(200).body("items.apiVersion", contains(group + "/v1"));
         given().get(v1beta1 + "/old").then().statusCode(200).body("apiVersion", equalTo(group + "/v1beta1"));
-        // a write at one version answers at that version
+        // a write at one version answers at that version; objects are kept at the storage version, so a write
+        // that changes nothing at another version changes nothing
+        String stored = given().get(v1 + "/old").then().extract().path("metadata.resourceVersion");
+        given().contentType("application/merge-patch+json").body("{}").patch(v1beta1 + "/old").then()
+                .statusCode(200).body("apiVersion", equalTo(group + "/v1beta1"))
+                .body("metadata.resourceVersion", equalTo(stored));
         given().contentType("application/merge-patch+json").body("{\"spec\":{\"size\":4}}").patch(v1 + "/old")
                 .then().statusCode(200).body("apiVersion", equalTo(group + "/v1"));
 
@@ -421,6 +426,9 @@ class CustomResourceDefinitionTest {
                 + "{\"name\":{\"type\":\"string\",\"pattern\":\"^(a+)+$\"}}}}}}}]";
         given().contentType(ContentType.JSON).body(definition(group, "Cluster", versions)).post(CRDS).then()
                 .statusCode(201);
+        // a pattern that would compile too large is refused, as Go refuses it
+        given().contentType(ContentType.JSON).body(definition("huge.crd.test", "Cluster",
+                versions.replace("^(a+)+$", "((a{1000}){1000}){1000}"))).post(CRDS).then().statusCode(422);
         // catastrophic for a backtracking matcher at a few dozen characters; RE2 answers at once
         String evil = "a".repeat(100_000) + "!";
         given().contentType(ContentType.JSON).body("{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Gadget\","

@@ -116,6 +116,11 @@ class ProtobufApiTest {
         String ns = newNamespace("proto-table");
         given().accept("application/json;as=Table;v=v1;g=meta.k8s.io," + PROTOBUF).get(configMaps(ns)).then()
                 .statusCode(200).body("kind", equalTo("Table"));
+        // q-values rank the offers; q=0 refuses one
+        given().accept(PROTOBUF + ";q=0.5, application/json").get(configMaps(ns)).then().statusCode(200)
+                .contentType("application/json");
+        given().accept(PROTOBUF + ";q=0, application/json;q=0.1").get(configMaps(ns)).then().statusCode(200)
+                .contentType("application/json");
     }
 
     @Test

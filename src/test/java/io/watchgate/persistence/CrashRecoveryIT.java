@@ -1,0 +1,179 @@
+package io.watchgate.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged application killed with SIGKILL in the middle of concurrent writes, again and again: every write
+ * it acknowledged is there after the restart, with its resourceVersion; whatever else is there is whole; and
+ * revisions go on upwards.
+ */
+class CrashRecoveryIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
+    private static final int ROUNDS = 20;
+    private static final int WRITERS = 4;
+
+    @TempDir
+    Path dataDir;
+
+    private final Path logs = Path.of("target", "crash-recovery-logs");
+
+    /** An acknowledged create, and the resourceVersion it was acknowledged with. */
+    record Acknowledged(String name, String resourceVersion) {
+    }
+
+    @Test
+    void everyAcknowledgedWriteSurvivesKillNine() throws Exception {
+        Files.createDirectories(logs);
+        Random random = new Random(20261129);
+        Map<String, Acknowledged> acknowledged = new ConcurrentHashMap<>();
+        long highestAcknowledged = 0;
+        for (int round = 0; round < ROUNDS; round++) {
+            try (PackagedApp app = PackagedApp.start(dataDir, logs.resolve("round-" + round + ".log"),
+                    "watchgate.storage.snapshot-after-bytes=65536", "watchgate.storage.segment-bytes=32768")) {
+                verify(app, acknowledged, highestAcknowledged, round);
+                AtomicBoolean killed = new AtomicBoolean();
+                List<Thread> writers = new ArrayList<>();
+                int thisRound = round;
+                for (int w = 0; w < WRITERS; w++) {
+                    int writer = w;
+                    Thread thread = new Thread(() -> write(app, thisRound, writer, killed, acknowledged));
+                    thread.start();
+                    writers.add(thread);
+                }
+                Thread.sleep(200 + random.nextInt(800)); // a random moment to crash at
+                killed.set(true);
+                app.kill();
+                for (Thread writer : writers) {
+                    writer.join(20_000);
+                }
+            }
+            for (Acknowledged write : acknowledged.values()) {
+                highestAcknowledged = Math.max(highestAcknowledged, Long.parseLong(write.resourceVersion()));
+            }
+        }
+        try (PackagedApp app = PackagedApp.start(dataDir, logs.resolve("final.log"))) {
+            verify(app, acknowledged, highestAcknowledged, ROUNDS);
+        }
+        assertTrue(acknowledged.size() > ROUNDS * WRITERS, "the rounds wrote something: " + acknowledged.size());
+    }
+
+    private static void write(PackagedApp app, int round, int writer, AtomicBoolean killed,
+            Map<String, Acknowledged> acknowledged) {
+        for (int i = 0; !killed.get(); i++) {
+            String name = "r" + round + "-w" + writer + "-" + i;
+            try {
+                HttpResponse<String> response = app.post(CONFIGMAPS, "{\"metadata\":{\"name\":\"" + name + "\"},"
+                        + "\"data\":{\"name\":\"" + name + "\",\"payload\":\"" + "x".repeat(200) + "\"}}");
+                if (response.statusCode() == 201) {
+                    String version = JSON.readTree(response.body()).at("/metadata/resourceVersion").asText();
+                    acknowledged.put(name, new Acknowledged(name, version));
+                } else if (!killed.get()) {
+                    throw new AssertionError("a create answered " + response.statusCode() + ": " + response.body());
+                }
+            } catch (java.io.IOException e) {
+                return; // the server went away: this write was not acknowledged
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Every acknowledged write is there as acknowledged, nothing is half there, and revisions go on upward. */
+    private static void verify(PackagedApp app, Map<String, Acknowledged> acknowledged, long highestAcknowledged,
+            int round) throws Exception {
+        HttpResponse<String> list = app.get(CONFIGMAPS);
+        assertEquals(200, list.statusCode(), list.body());
+        JsonNode items = JSON.readTree(list.body()).path("items");
+        Map<String, JsonNode> present = new ConcurrentHashMap<>();
+        for (JsonNode item : items) {
+            String name = item.at("/metadata/name").asText();
+            present.put(name, item);
+            // written or not, an object is whole: all of what its create sent
+            assertEquals(name, item.at("/data/name").asText(), "round " + round + ": " + item);
+            assertEquals(200, item.at("/data/payload").asText().length(), "round " + round + ": " + name);
+        }
+        for (Acknowledged write : acknowledged.values()) {
+            JsonNode item = present.get(write.name());
+            assertTrue(item != null, "round " + round + ": the acknowledged " + write.name() + " (resourceVersion "
+                    + write.resourceVersion() + ") is missing");
+            assertEquals(write.resourceVersion(), item.at("/metadata/resourceVersion").asText(),
+                    "round " + round + ": " + write.name());
+        }
+        long listed = Long.parseLong(JSON.readTree(list.body()).at("/metadata/resourceVersion").asText());
+        assertTrue(listed >= highestAcknowledged, "round " + round + ": the revision went back from "
+                + highestAcknowledged + " to " + listed);
+        HttpResponse<String> probe = app.post(CONFIGMAPS, "{\"metadata\":{\"name\":\"probe-" + round + "\"},"
+                + "\"data\":{\"name\":\"probe-" + round + "\",\"payload\":\"" + "x".repeat(200) + "\"}}");
+        assertEquals(201, probe.statusCode(), probe.body());
+        long next = Long.parseLong(JSON.readTree(probe.body()).at("/metadata/resourceVersion").asText());
+        assertTrue(next > listed, "round " + round + ": a new write got " + next + " after " + listed);
+    }
+
+    @Test
+    void aWatchResumesAcrossARestartWithinTheHistoryAnd410sOutsideIt() throws Exception {
+        Files.createDirectories(logs);
+        long from;
+        List<String> written = new ArrayList<>();
+        try (PackagedApp app = PackagedApp.start(dataDir, logs.resolve("watch-1.log"))) {
+            from = create(app, "before");
+            for (String name : List.of("a", "b", "c")) {
+                create(app, name);
+                written.add("ADDED " + name);
+            }
+            app.kill();
+        }
+        try (PackagedApp app = PackagedApp.start(dataDir, logs.resolve("watch-2.log"))) {
+            HttpResponse<java.io.InputStream> watch = HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(
+                    app.uri(CONFIGMAPS + "?watch=true&resourceVersion=" + from)).build(),
+                    HttpResponse.BodyHandlers.ofInputStream()).get(10, TimeUnit.SECONDS);
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
+                List<String> events = new ArrayList<>();
+                for (int i = 0; i < written.size(); i++) {
+                    JsonNode event = JSON.readTree(lines.readLine());
+                    events.add(event.path("type").asText() + " " + event.at("/object/metadata/name").asText());
+                }
+                assertEquals(written, events, "exactly the events after " + from + ", across the restart");
+            }
+            app.kill();
+        }
+        // a history of 2 revisions: the 3 written since no longer fit
+        try (PackagedApp app = PackagedApp.start(dataDir, logs.resolve("watch-3.log"),
+                "watchgate.history.max-revisions=2")) {
+            HttpResponse<String> expired = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    app.uri(CONFIGMAPS + "?watch=true&resourceVersion=" + from + "&timeoutSeconds=5")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            JsonNode error = JSON.readTree(expired.body().lines().findFirst().orElseThrow());
+            assertEquals("ERROR", error.path("type").asText(), expired.body());
+            assertEquals(410, error.at("/object/code").asInt(), expired.body());
+        }
+    }
+
+    private static long create(PackagedApp app, String name) throws Exception {
+        HttpResponse<String> response = app.post(CONFIGMAPS, "{\"metadata\":{\"name\":\"" + name + "\"}}");
+        assertEquals(201, response.statusCode(), response.body());
+        return Long.parseLong(JSON.readTree(response.body()).at("/metadata/resourceVersion").asText());
+    }
+}

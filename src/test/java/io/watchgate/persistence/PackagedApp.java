@@ -1,0 +1,101 @@
+package io.watchgate.persistence;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The packaged application (target/quarkus-app), run as a child process on a data directory of the test's. */
+final class PackagedApp implements AutoCloseable {
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Process process;
+    private final int port;
+
+    private PackagedApp(Process process, int port) {
+        this.process = process;
+        this.port = port;
+    }
+
+    /** Starts the app and returns once it answers HTTP (30 s at most). */
+    static PackagedApp start(Path dataDir, Path log, String... properties) throws Exception {
+        Path jar = Path.of(System.getProperty("quarkus.app.jar", "target/quarkus-app/quarkus-run.jar"));
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: run the integration tests after `package`");
+        }
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx256m", "-Dquarkus.http.port=" + port, "-Dwatchgate.storage.mode=durable",
+                "-Dwatchgate.storage.data-dir=" + dataDir, "-Dwatchgate.storage.create-data-dir=true"));
+        for (String property : properties) {
+            command.add("-D" + property);
+        }
+        command.addAll(List.of("-jar", jar.toString()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        PackagedApp app = new PackagedApp(process, port);
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the app exited with " + process.exitValue() + " while starting; see "
+                        + log);
+            }
+            try {
+                if (app.get("/version").statusCode() == 200) {
+                    return app;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            if (System.nanoTime() > deadline) {
+                app.kill();
+                throw new IllegalStateException("the app did not answer within 30 s; see " + log);
+            }
+            Thread.sleep(50); // polling for readiness, with a deadline: nothing is hidden by it
+        }
+    }
+
+    URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+
+    HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
+        return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> put(String path, String json) throws IOException, InterruptedException {
+        return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** kill -9: no shutdown hook, no flush, nothing. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        kill();
+    }
+}
