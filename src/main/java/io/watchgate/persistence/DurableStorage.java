@@ -51,7 +51,8 @@ public final class DurableStorage implements AutoCloseable {
             long started = System.nanoTime();
             Recovery.Result recovered = new Recovery(directory, mapper).recover(store);
             removeLeftovers(directory, recovered.snapshotRevision());
-            WriteAheadLog log = new WriteAheadLog(directory, config, recovered.revision(), channels);
+            WriteAheadLog log = new WriteAheadLog(directory, config, recovered.revision(), recovered.logBytes(),
+                    channels);
             DurableStorage storage = new DurableStorage(directory, store, log, recovered);
             log.start(store.useLog(log), revision -> storage.snapshotSoon());
             LOG.infof("recovered %s at revision %d in %d ms (snapshot at %d, %d log entries replayed%s)",

@@ -25,7 +25,8 @@ final class Recovery {
     private static final Logger LOG = Logger.getLogger(Recovery.class);
 
     /** What recovery found: the newest revision, and how much it read. */
-    record Result(long revision, long snapshotRevision, long logEntries, long droppedBytes) {
+    /** @param logBytes the bytes of log replayed: logged since the snapshot, counting towards the next one */
+    record Result(long revision, long snapshotRevision, long logEntries, long logBytes, long droppedBytes) {
     }
 
     private final DataDirectory directory;
@@ -48,6 +49,7 @@ final class Recovery {
             store.restore(0, List.of());
         }
         long entries = 0;
+        long bytes = 0;
         long dropped = 0;
         List<DataDirectory.Segment> segments = directory.segments();
         for (int i = 0; i < segments.size(); i++) {
@@ -84,10 +86,11 @@ final class Recovery {
                     store.replay(entry.revision(), entry.type(), stored(entry.key(), entry.json(), entry.revision(),
                             segment.file() + " at offset " + reader.frameStart()), entry.committedAtMillis());
                     entries++;
+                    bytes += Frames.HEADER + reader.payload().capacity();
                 }
             }
         }
-        return new Result(store.currentRevision(), snapshotRevision, entries, dropped);
+        return new Result(store.currentRevision(), snapshotRevision, entries, bytes, dropped);
     }
 
     private static LogEntry readEntry(FrameReader reader) {
@@ -111,15 +114,17 @@ final class Recovery {
     /** The snapshot's state, rolled back through its history to the oldest retained revision, then replayed. */
     private void restoreSnapshot(MemoryStore store, SnapshotFile.Contents snapshot) {
         String where = "the snapshot of revision " + snapshot.revision();
-        Map<ObjectKey, StoredObject> state = new HashMap<>(snapshot.objects().size() * 2);
-        for (SnapshotFile.ObjectEntry object : snapshot.objects()) {
-            state.put(object.key(), stored(object.key(), object.json(), object.revision(), where));
-        }
         List<SnapshotFile.HistoryEvent> events = snapshot.events();
         StoredObject[] objects = new StoredObject[events.size()];
         for (int i = 0; i < events.size(); i++) {
             LogEntry entry = events.get(i).entry();
             objects[i] = stored(entry.key(), entry.json(), entry.revision(), where);
+        }
+        Map<ObjectKey, StoredObject> state = new HashMap<>(snapshot.objects().size() * 2);
+        for (SnapshotFile.ObjectEntry object : snapshot.objects()) {
+            state.put(object.key(), object.json() != null
+                    ? stored(object.key(), object.json(), object.revision(), where)
+                    : historyObject(objects, snapshot, object.revision(), object.key(), where));
         }
         for (int i = events.size() - 1; i >= 0; i--) {
             SnapshotFile.HistoryEvent event = events.get(i);
@@ -129,12 +134,7 @@ final class Recovery {
             } else if (event.previousJson() != null) {
                 state.put(key, stored(key, event.previousJson(), event.previousRevision(), where));
             } else {
-                int at = (int) (event.previousRevision() - snapshot.oldest() - 1);
-                if (at < 0 || at >= i || !objects[at].key().equals(key)) {
-                    throw new StorageException(where + " is inconsistent: revision " + event.entry().revision()
-                            + " replaced revision " + event.previousRevision() + ", which it does not hold");
-                }
-                state.put(key, objects[at]);
+                state.put(key, historyObject(objects, snapshot, event.previousRevision(), key, where));
             }
         }
         store.restore(snapshot.oldest(), state.values().stream()
@@ -143,6 +143,17 @@ final class Recovery {
             LogEntry entry = events.get(i).entry();
             store.replay(entry.revision(), entry.type(), objects[i], entry.committedAtMillis());
         }
+    }
+
+    /** The object the history event at {@code revision} wrote to {@code key}. */
+    private static StoredObject historyObject(StoredObject[] objects, SnapshotFile.Contents snapshot, long revision,
+            ObjectKey key, String where) {
+        long at = revision - snapshot.oldest() - 1;
+        if (at < 0 || at >= objects.length || !objects[(int) at].key().equals(key)) {
+            throw new StorageException(where + " is inconsistent: it names revision " + revision + " for " + key
+                    + ", which its history does not hold");
+        }
+        return objects[(int) at];
     }
 
     private StoredObject stored(ObjectKey key, byte[] json, long revision, String where) {

@@ -19,8 +19,8 @@ import java.util.List;
 
 /**
  * A snapshot: the objects live at one revision, and the retained history that led there, each event with what
- * it replaced (given in full only where that is older than the history; else by the revision of the history
- * event that wrote it). Recovery rolls the state back through the history and replays it, so reads and
+ * it replaced. An object (live, or replaced) is given in full only where it is older than the history; else it
+ * is the object of the history event that wrote it, named by its revision. Recovery rolls the state back through the history and replays it, so reads and
  * watches at any retained revision work after a restart as they did before.
  *
  * <p>Frames: a header (revision, oldest retained revision, counts), the objects, the events, an end frame
@@ -34,7 +34,10 @@ final class SnapshotFile {
     record HistoryEvent(LogEntry entry, long previousRevision, byte[] previousJson) {
     }
 
-    /** An object live at the snapshot's revision, last written at {@code revision}. */
+    /**
+     * An object live at the snapshot's revision, last written at {@code revision}; its JSON is null when that
+     * revision is in the snapshot's history (the event's object is the object).
+     */
     record ObjectEntry(long revision, ObjectKey key, byte[] json) {
     }
 
@@ -61,12 +64,17 @@ final class SnapshotFile {
                 data.writeInt(view.events().size());
             }));
             for (StoredObject object : view.objects()) {
+                // an object written within the history is that event's object: it is not written twice
+                boolean full = object.revision() <= oldest;
                 write(out, Frames.write(data -> {
                     data.writeByte(Frames.OBJECT);
                     data.writeLong(object.revision());
                     Frames.key(data, object.key());
-                    data.writeInt(object.json().length);
-                    data.write(object.json());
+                    data.writeBoolean(full);
+                    if (full) {
+                        data.writeInt(object.json().length);
+                        data.write(object.json());
+                    }
                 }));
             }
             for (ChangeEvent event : view.events()) {
@@ -117,7 +125,7 @@ final class SnapshotFile {
                 Frames.expectKind(frame, Frames.OBJECT);
                 long objectRevision = frame.getLong();
                 ObjectKey key = Frames.readKey(frame);
-                objects.add(new ObjectEntry(objectRevision, key, Frames.bytes(frame)));
+                objects.add(new ObjectEntry(objectRevision, key, frame.get() != 0 ? Frames.bytes(frame) : null));
             }
             List<HistoryEvent> events = new ArrayList<>(eventCount);
             for (int i = 0; i < eventCount; i++) {

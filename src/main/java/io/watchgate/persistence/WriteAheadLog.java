@@ -54,19 +54,19 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
     private FileChannel segment;
     private long segmentSize;
     private long bytesSinceSnapshot;
-    private long lastRevision;
 
     /**
-     * @param lastRevision the newest revision recovered: the log goes on at the next one, at the end of the
-     *                     newest segment (cut after its last whole entry by recovery), or in a first one
+     * @param lastRevision       the newest revision recovered: the log goes on at the next one, at the end of
+     *                           the newest segment (cut after its last whole entry by recovery), or in a first one
+     * @param bytesSinceSnapshot what recovery replayed after the snapshot: it counts towards the next one
      */
-    WriteAheadLog(DataDirectory directory, StorageConfig config, long lastRevision, Channels channels)
-            throws IOException {
+    WriteAheadLog(DataDirectory directory, StorageConfig config, long lastRevision, long bytesSinceSnapshot,
+            Channels channels) throws IOException {
         this.directory = directory;
         this.segmentBytes = config.segmentBytes();
         this.snapshotAfterBytes = config.snapshotAfterBytes();
         this.channels = channels;
-        this.lastRevision = lastRevision;
+        this.bytesSinceSnapshot = bytesSinceSnapshot;
         List<DataDirectory.Segment> segments = directory.segments();
         if (segments.isEmpty()) {
             openSegment(lastRevision + 1);
@@ -186,7 +186,6 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
     }
 
     private void afterBatch(long revision, long written) {
-        lastRevision = revision;
         bytesSinceSnapshot += written;
         if (segmentSize >= segmentBytes) {
             try {
