@@ -46,7 +46,7 @@ public class ProtobufObjects {
 
     private final ProtoToJson toJson;
 
-    ProtobufObjects(ObjectMapper mapper) {
+    public ProtobufObjects(ObjectMapper mapper) {
         this.toJson = new ProtoToJson(mapper);
     }
 

@@ -1,0 +1,141 @@
+package io.watchgate.bench;
+
+import io.vertx.core.AbstractVerticle;
+import io.vertx.core.Context;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The fan-out ceiling watchgate is measured against: plain Vert.x, no store, no history, no selectors. It answers
+ * the requests {@link WatchLoad} makes: a watch gets a chunked JSON-lines stream; a ConfigMap write gets the next
+ * revision, is serialized once into one frame, and that one buffer is written to every stream watching its
+ * namespace, on each stream's own event loop, in revision order. What watchgate does beyond this (MVCC, history,
+ * validation, selectors, per-watcher flow control) is what a ratio to it measures.
+ *
+ * <pre>
+ * ./mvnw -q test-compile exec:java -Dexec.mainClass=io.watchgate.bench.CeilingServer -Dexec.classpathScope=test \
+ *   -Dexec.args="--port=8090 --event-loops=2"
+ * </pre>
+ */
+public final class CeilingServer extends AbstractVerticle {
+
+    /** One per event loop: its watch streams by namespace, touched only on that loop. */
+    private static final List<CeilingServer> LOOPS = new CopyOnWriteArrayList<>();
+    private static final Object FAN_OUT = new Object();
+    private static long revision = 1;
+
+    private final int port;
+    private final Map<String, List<HttpServerResponse>> watchers = new HashMap<>();
+    private Context loop;
+
+    private CeilingServer(int port) {
+        this.port = port;
+    }
+
+    public static void main(String[] args) {
+        int port = 8090;
+        int loops = 2;
+        for (String arg : args) {
+            if (arg.startsWith("--port=")) {
+                port = Integer.parseInt(arg.substring(7));
+            } else if (arg.startsWith("--event-loops=")) {
+                loops = Integer.parseInt(arg.substring(14));
+            } else {
+                System.err.println("usage: CeilingServer [--port=8090] [--event-loops=2]");
+                System.exit(2);
+            }
+        }
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+        int listen = port;
+        vertx.deployVerticle(() -> new CeilingServer(listen), new DeploymentOptions().setInstances(loops))
+                .onSuccess(id -> System.out.println("ceiling server listening on " + listen + " with " + LOOPS.size()
+                        + " event loops"))
+                .onFailure(e -> {
+                    e.printStackTrace();
+                    System.exit(1);
+                });
+    }
+
+    @Override
+    public void start(Promise<Void> started) {
+        loop = context;
+        LOOPS.add(this);
+        vertx.createHttpServer().requestHandler(this::handle).listen(port).<Void>mapEmpty().onComplete(started);
+    }
+
+    private void handle(HttpServerRequest request) {
+        String[] path = request.path().split("/");
+        // /api/v1/namespaces[/{ns}[/configmaps[/{name}]]]
+        String namespace = path.length > 4 ? path[4] : null;
+        boolean configMaps = path.length > 5 && path[5].equals("configmaps");
+        if (request.method() == HttpMethod.GET && configMaps && "true".equals(request.getParam("watch"))) {
+            watch(request, namespace);
+        } else if (request.method() == HttpMethod.GET && configMaps) {
+            long current;
+            synchronized (FAN_OUT) {
+                current = revision;
+            }
+            request.response().putHeader("Content-Type", "application/json").end("{\"kind\":\"ConfigMapList\","
+                    + "\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"" + current + "\"},\"items\":[]}");
+        } else if ((request.method() == HttpMethod.POST || request.method() == HttpMethod.PUT) && configMaps) {
+            request.body().onSuccess(body -> write(request, namespace, body));
+        } else if (request.method() == HttpMethod.POST || request.method() == HttpMethod.DELETE) {
+            // namespaces: created and deleted as far as the load tool can tell
+            request.body().onSuccess(body -> request.response().setStatusCode(
+                    request.method() == HttpMethod.POST ? 201 : 200).putHeader("Content-Type", "application/json")
+                    .end(body.length() > 0 ? body : Buffer.buffer("{}")));
+        } else {
+            request.response().setStatusCode(404).end();
+        }
+    }
+
+    private void watch(HttpServerRequest request, String namespace) {
+        HttpServerResponse response = request.response().setChunked(true).putHeader("Content-Type",
+                "application/json");
+        response.write(Buffer.buffer()); // sends the head now, as watchgate does
+        List<HttpServerResponse> streams = watchers.computeIfAbsent(namespace, ns -> new ArrayList<>());
+        streams.add(response);
+        response.closeHandler(v -> streams.remove(response));
+    }
+
+    private void write(HttpServerRequest request, String namespace, Buffer body) {
+        JsonObject object = body.toJsonObject();
+        JsonObject metadata = object.getJsonObject("metadata");
+        metadata.put("namespace", namespace);
+        String type = request.method() == HttpMethod.POST ? "ADDED" : "MODIFIED";
+        Buffer stored;
+        synchronized (FAN_OUT) {
+            metadata.put("resourceVersion", Long.toString(++revision));
+            stored = object.toBuffer();
+            Buffer frame = Buffer.buffer(stored.length() + 32).appendString("{\"type\":\"").appendString(type)
+                    .appendString("\",\"object\":").appendBuffer(stored).appendString("}\n");
+            // queued to each loop in revision order, so each stream gets its writes in order
+            for (CeilingServer loop : LOOPS) {
+                loop.loop.runOnContext(v -> loop.deliver(namespace, frame));
+            }
+        }
+        request.response().setStatusCode(type.equals("ADDED") ? 201 : 200)
+                .putHeader("Content-Type", "application/json").end(stored);
+    }
+
+    private void deliver(String namespace, Buffer frame) {
+        List<HttpServerResponse> streams = watchers.get(namespace);
+        if (streams != null) {
+            for (HttpServerResponse stream : streams) {
+                stream.write(frame);
+            }
+        }
+    }
+}
