@@ -30,6 +30,8 @@ final class LoadOptions {
     int graceMillis = 1000;
     int pauseMillis;
     int pauseEvery = 100;
+    /** the fraction of watchers that stop reading for good once established (dead clients) */
+    double stalled;
     boolean rewatch = true;
     boolean cleanup = true;
     String prefix = "wl";
@@ -64,6 +66,9 @@ final class LoadOptions {
               --pause-ms=MS           every watcher stops reading for MS ms after each --pause-every events
                                       it received (0 = never; tests the server's slow-client handling) (0)
               --pause-every=E         (100)
+              --stalled=F             this fraction of the watchers stops reading for good once its stream is
+                                      established; they are left out of the delivery check and the latencies,
+                                      which then describe the others (0)
               --no-rewatch            do not re-open a stream the server ended (default: re-open from the
                                       last resourceVersion it delivered, as a Kubernetes reflector does)
               --no-cleanup            keep the namespaces (default: delete them at the end)
@@ -119,6 +124,7 @@ final class LoadOptions {
                 case "grace-ms" -> o.graceMillis = Integer.parseInt(v);
                 case "pause-ms" -> o.pauseMillis = Integer.parseInt(v);
                 case "pause-every" -> o.pauseEvery = Integer.parseInt(v);
+                case "stalled" -> o.stalled = Double.parseDouble(v);
                 case "no-rewatch" -> o.rewatch = !Boolean.parseBoolean(v);
                 case "no-cleanup" -> o.cleanup = !Boolean.parseBoolean(v);
                 case "prefix" -> o.prefix = v;
@@ -127,7 +133,7 @@ final class LoadOptions {
         }
         if (o.watchers < 0 || o.namespaces < 1 || o.writes < 0 || o.warmup < 0 || o.rate < 0 || o.size < 0 || o.connections < 1
                 || o.objects < 0 || o.eventLoops < 1
-                || o.pauseMillis < 0 || o.pauseEvery < 1) {
+                || o.pauseMillis < 0 || o.pauseEvery < 1 || o.stalled < 0 || o.stalled >= 1) {
             throw new IllegalArgumentException("option out of range\n" + USAGE);
         }
         URI uri = URI.create(o.url);

@@ -178,6 +178,9 @@ public final class WatchLoad {
             long[][] expectedAll = DeliveryCheck.sortedWrites(allRvs, allTypes);
             long expectedTotal = 0;
             for (WatchStream s : live) {
+                if (s.stalls()) {
+                    continue;
+                }
                 expectedTotal += o.allNamespaces ? expectedAll[0].length : expected[s.id % o.namespaces][0].length;
             }
 
@@ -219,7 +222,14 @@ public final class WatchLoad {
             long rewatchFailures = 0;
             long lastReceive = 0;
             List<String> details = new ArrayList<>();
+            int stalled = 0;
+            long stalledEnded = 0;
             for (WatchStream s : live) {
+                if (s.stalls()) {
+                    stalled++;
+                    stalledEnded += s.endedByServer;
+                    continue;
+                }
                 long[][] exp = o.allNamespaces ? expectedAll : expected[s.id % o.namespaces];
                 DeliveryCheck c = DeliveryCheck.of(s.rvs, s.types, exp[0], exp[1]);
                 received += c.received();
@@ -273,12 +283,16 @@ public final class WatchLoad {
                             + o.drainTimeoutSeconds + " s)", bookmarks, errors, malformed);
             System.out.printf("streams: ended by the server %d, re-watched %d (failed re-watches %d)%n",
                     endedByServer, rewatches, rewatchFailures);
-            System.out.printf("check: %d of %d watchers unclean; lost %d (at most %d for one watcher), "
+            System.out.printf("check: %d of %d reading watchers unclean; lost %d (at most %d for one watcher), "
                             + "duplicated %d, out of order %d, unexpected %d, wrong type %d, wrong namespace %d%s%n",
-                    unclean, live.size(), lost, maxLost, duplicated, outOfOrder, unexpected, wrongType,
+                    unclean, live.size() - stalled, lost, maxLost, duplicated, outOfOrder, unexpected, wrongType,
                     wrongNamespace, o.format == LoadOptions.Format.SSE ? ", SSE id != resourceVersion "
                             + sseIdMismatch : "");
             details.forEach(System.out::println);
+            if (stalled > 0) {
+                System.out.printf("stalled (not reading, left out of the check): %d watchers, ended by the server "
+                        + "%d times%n", stalled, stalledEnded);
+            }
             System.out.println("delivery latency (write sent -> event received): " + latency.summaryMillis()
                     + (noTimestamp > 0 ? " (" + noTimestamp + " events without a send time)" : ""));
             System.out.printf("delivered events/s: %.0f (%d events in %.2f s from the first write sent to the "

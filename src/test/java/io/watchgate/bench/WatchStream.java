@@ -131,7 +131,19 @@ final class WatchStream {
         response.handler(chunk -> onChunk(gen, chunk));
         response.endHandler(v -> streamEnded(gen, "the server ended the response"));
         response.exceptionHandler(e -> streamEnded(gen, e.toString()));
+        if (stalls()) {
+            response.pause(); // a dead client: it never reads again, and neither does its re-watch
+        }
         established.complete(200);
+    }
+
+    /** Whether this is one of the {@code --stalled} watchers: every k-th, spread over the namespaces. */
+    boolean stalls() {
+        if (options.stalled <= 0) {
+            return false;
+        }
+        long every = Math.round(1 / options.stalled);
+        return (id / Math.max(1, options.namespaces)) % every == every - 1;
     }
 
     private void openFailed(int gen, String why) {
