@@ -45,6 +45,7 @@ public final class ListBench {
         int objects = 10_000;
         int page = 500;
         int seconds = 10;
+        boolean keep = false;
         for (String arg : args) {
             if (arg.startsWith("--url=")) {
                 url = arg.substring(6);
@@ -52,10 +53,12 @@ public final class ListBench {
                 objects = Integer.parseInt(arg.substring(10));
             } else if (arg.startsWith("--page=")) {
                 page = Integer.parseInt(arg.substring(7));
+            } else if (arg.equals("--keep")) {
+                keep = true;
             } else if (arg.startsWith("--seconds=")) {
                 seconds = Integer.parseInt(arg.substring(10));
             } else {
-                System.err.println("usage: ListBench [--url=" + url + "] [--objects=10000] [--page=500] [--seconds=10]");
+                System.err.println("usage: ListBench [--url=" + url + "] [--objects=10000] [--page=500] [--seconds=10] [--keep]");
                 System.exit(2);
             }
         }
@@ -94,7 +97,11 @@ public final class ListBench {
             System.out.printf("writes/s at 16 writers, round %d: %.0f alone, %.0f with full lists running "
                     + "throughout (%+.0f %%)%n", round, quiet, listing, 100 * (listing - quiet) / quiet);
         }
-        bench.send("DELETE", "/api/v1/namespaces/" + namespace, null, 200);
+        if (keep) {
+            System.out.println("kept namespace " + namespace);
+        } else {
+            bench.send("DELETE", "/api/v1/namespaces/" + namespace, null, 200);
+        }
     }
 
     private void fill(int objects, int inFlight) throws Exception {
