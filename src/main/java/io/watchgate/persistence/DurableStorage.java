@@ -93,7 +93,7 @@ public final class DurableStorage implements AutoCloseable {
     }
 
     /** Writes a snapshot of the store now, then drops the log and the snapshots it makes unnecessary. */
-    public void snapshot() throws IOException {
+    public synchronized void snapshot() throws IOException {
         long started = System.nanoTime();
         MemoryStore.SnapshotView view = null;
         for (int attempt = 1; view == null; attempt++) {
@@ -105,7 +105,7 @@ public final class DurableStorage implements AutoCloseable {
                 }
             }
         }
-        SnapshotFile.write(directory, view);
+        SnapshotFile.writeOrClean(directory, view);
         log.releaseThrough(view.revision());
         for (DataDirectory.Snapshot older : directory.snapshots()) {
             if (older.revision() < view.revision()) {

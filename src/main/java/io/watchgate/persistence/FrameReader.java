@@ -48,11 +48,14 @@ final class FrameReader implements AutoCloseable {
         int length = in.readInt();
         int checksum = in.readInt();
         offset += Frames.HEADER;
-        if (length < 0 || length > Frames.MAX_PAYLOAD) {
-            return damaged("an impossible frame length " + length, allZeroFrom(frameStart));
+        if (length <= 0 || length > Frames.MAX_PAYLOAD) {
+            return damaged("an impossible frame length " + length, allZeroFrom(frameStart)
+                    || !wholeFrameAfter(frameStart));
         }
         if (length > size - offset) {
-            return damaged("a frame of " + length + " bytes cut short at " + (size - offset) + " bytes", true);
+            // cut short by the end of the file, or a damaged length: only nothing intact after it makes it torn
+            return damaged("a frame of " + length + " bytes cut short at " + (size - offset) + " bytes",
+                    !wholeFrameAfter(frameStart));
         }
         byte[] bytes = new byte[length];
         try {
@@ -64,7 +67,8 @@ final class FrameReader implements AutoCloseable {
         ByteBuffer read = ByteBuffer.wrap(bytes);
         if (!Frames.checksumMatches(read, checksum)) {
             // a torn last write leaves its frame last in the file; anything after it means damage inside
-            return damaged("a checksum mismatch", offset == size || allZeroFrom(frameStart));
+            return damaged("a checksum mismatch", (offset == size || allZeroFrom(frameStart))
+                    && !wholeFrameAfter(frameStart));
         }
         payload = read;
         return Outcome.FRAME;
@@ -74,6 +78,30 @@ final class FrameReader implements AutoCloseable {
         problem = what;
         damageRunsToEnd = runsToEnd;
         return Outcome.DAMAGED;
+    }
+
+    /**
+     * Whether a whole frame (plausible length, matching checksum) starts anywhere after {@code position}: then the
+     * damage at {@code position} is not a torn last write, and what follows must not be cut away. Damaged files
+     * only; bounded by the file, which a segment's size bounds.
+     */
+    private boolean wholeFrameAfter(long position) throws IOException {
+        byte[] rest;
+        try (InputStream tail = Files.newInputStream(file)) {
+            tail.skipNBytes(position + 1);
+            rest = tail.readAllBytes();
+        }
+        ByteBuffer bytes = ByteBuffer.wrap(rest);
+        for (int at = 0; at + Frames.HEADER < rest.length; at++) {
+            int length = bytes.getInt(at);
+            if (length > 0 && length <= rest.length - at - Frames.HEADER) {
+                ByteBuffer payload = ByteBuffer.wrap(rest, at + Frames.HEADER, length).slice();
+                if (Frames.checksumMatches(payload, bytes.getInt(at + 4))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether every byte from {@code position} to the end is zero (space the file system extended, unwritten). */

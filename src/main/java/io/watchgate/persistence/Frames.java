@@ -11,8 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
 /**
- * The framing of every record in the log and in snapshots: a 4-byte length, a 4-byte CRC-32C of the payload,
- * then the payload. A frame whose checksum does not match was torn or damaged.
+ * The framing of every record in the log and in snapshots: a 4-byte length, a 4-byte CRC-32C of the length and
+ * the payload, then the payload. A frame whose checksum does not match was torn or damaged; so is an empty one.
  */
 final class Frames {
 
@@ -31,6 +31,7 @@ final class Frames {
     /** A frame around {@code payload}. */
     static ByteBuffer frame(byte[] payload) {
         CRC32C crc = new CRC32C();
+        crc.update(ByteBuffer.allocate(4).putInt(0, payload.length));
         crc.update(payload);
         ByteBuffer frame = ByteBuffer.allocate(HEADER + payload.length);
         frame.putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
@@ -39,6 +40,7 @@ final class Frames {
 
     static boolean checksumMatches(ByteBuffer payload, int expected) {
         CRC32C crc = new CRC32C();
+        crc.update(ByteBuffer.allocate(4).putInt(0, payload.remaining()));
         crc.update(payload.duplicate());
         return (int) crc.getValue() == expected;
     }

@@ -75,7 +75,7 @@ final class Recovery {
                         break;
                     }
                     LogEntry entry = readEntry(reader);
-                    if (entry.revision() <= store.currentRevision()) {
+                    if (entry.revision() <= snapshotRevision) {
                         continue; // in the snapshot already
                     }
                     if (entry.revision() != store.currentRevision() + 1) {

@@ -105,6 +105,16 @@ final class SnapshotFile {
         directory.sync();
     }
 
+    /** Writes {@code view}, leaving no partial file behind when that fails (a full disk must not fill up more). */
+    static void writeOrClean(DataDirectory directory, MemoryStore.SnapshotView view) throws IOException {
+        Path target = directory.snapshotFile(view.revision());
+        try {
+            write(directory, view);
+        } finally {
+            Files.deleteIfExists(target.resolveSibling(target.getFileName() + ".tmp"));
+        }
+    }
+
     private static void write(OutputStream out, byte[] payload) throws IOException {
         ByteBuffer frame = Frames.frame(payload);
         out.write(frame.array(), frame.arrayOffset(), frame.remaining());

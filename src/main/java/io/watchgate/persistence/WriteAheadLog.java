@@ -21,8 +21,10 @@ import org.jboss.logging.Logger;
  * becomes the next batch, so concurrent writers share a sync (group commit) and a lone writer waits for one.
  *
  * <p>When a write or a sync fails, the batch and everything queued behind it are failed (never acknowledged,
- * never applied) and the segment is cut back to where the batch began, so that recovery cannot resurrect them;
- * the log then takes writes again. If even that cut fails, the log stops taking writes until a restart.
+ * never applied) and the segment is cut back to where the batch began and synced, so that recovery cannot
+ * resurrect them; the log then takes writes again. If the cut or its sync fails too (a disk that keeps failing),
+ * the log takes no writes until a restart. The same goes when a new segment cannot be started, or the writer
+ * thread itself fails: writers are refused, never left waiting.
  */
 public final class WriteAheadLog implements CommitLog, AutoCloseable {
 
@@ -134,6 +136,11 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
                 batch = queue;
                 queue = new ArrayList<>();
             }
+            if (broken != null) {
+                // queued before the log broke (a segment that could not be started): refused, not written
+                sink.failed(new IOException(broken));
+                continue;
+            }
             long start = segmentSize;
             long written;
             try {
@@ -142,8 +149,18 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
                 fail(start, e);
                 continue;
             }
-            sink.durable(batch);
-            afterBatch(batch.get(batch.size() - 1).revision(), written);
+            try {
+                sink.durable(batch);
+                afterBatch(batch.get(batch.size() - 1).revision(), written);
+            } catch (Throwable e) {
+                // the writers waiting on this thread must never wait forever
+                broken = "the log writer failed (" + e + "); restart to recover";
+                LOG.error(broken, e);
+                sink.failed(new IOException(broken, e));
+                if (e instanceof VirtualMachineError error) {
+                    throw error;
+                }
+            }
         }
     }
 
@@ -172,15 +189,12 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
             segment.truncate(start);
             segment.position(start);
             segmentSize = start;
-        } catch (IOException | RuntimeException e) {
-            broken = "cutting " + directory.path() + " back after a failed write failed too (" + e + "); restart to recover";
-            LOG.error(broken, e);
-        }
-        try {
-            // the cut is made durable by the next sync that succeeds, if not by this one
             segment.force(false);
         } catch (IOException | RuntimeException e) {
-            LOG.debug("syncing the cut failed too", e);
+            // the refused writes may still be on disk, or come back: take no more until a restart has looked
+            broken = "cutting " + directory.path() + " back after a failed write failed too (" + e
+                    + "); restart to recover";
+            LOG.error(broken, e);
         }
         sink.failed(cause);
     }

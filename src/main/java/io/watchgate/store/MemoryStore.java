@@ -154,7 +154,9 @@ public final class MemoryStore implements Store {
         for (CommitListener listener : listeners) {
             try {
                 listener.committed(event);
-            } catch (RuntimeException e) {
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (Throwable e) {
                 // the write is committed and must be acknowledged; a listener's failure is its own
                 LOG.errorf(e, "commit listener failed on revision %d", next);
             }
@@ -184,19 +186,21 @@ public final class MemoryStore implements Store {
             commitLock.lock();
             try {
                 for (ChangeEvent event : batch) {
-                    InFlight commit = inFlight.poll();
+                    InFlight commit = inFlight.peek();
                     if (commit == null || commit.event() != event) {
                         throw new IllegalStateException("the log reported revision " + event.revision()
                                 + " out of order");
                     }
                     install(event);
+                    inFlight.poll();
                     unapplied.remove(event.key(), event);
                     done.add(commit);
                 }
             } finally {
                 commitLock.unlock();
+                // what was installed is durable and visible: acknowledged, even if a later one failed
+                done.forEach(commit -> commit.durable().complete(null));
             }
-            done.forEach(commit -> commit.durable().complete(null));
         }
 
         @Override
