@@ -27,6 +27,10 @@ import org.jboss.logging.Logger;
  * serialization and the in-memory install. A commit installs its version before it publishes its revision
  * (a volatile write), so a reader that starts at the published revision sees a complete snapshot. Readers
  * take no lock; a read that overlaps a compaction of its own revision notices and reports it as compacted.
+ *
+ * <p>With a {@link CommitLog} (durable mode) a commit is prepared under the lock and handed to the log instead
+ * of installed; the log installs batches once they are on disk, in revision order, and only then does the writer
+ * return. Until then the write is invisible to readers and watchers, but the next writer's precondition sees it.
  */
 public final class MemoryStore implements Store {
 
