@@ -1,6 +1,7 @@
 package io.watchgate.api;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -42,6 +43,14 @@ record MediaRange(String type, Map<String, String> parameters, double quality) {
             }
             ranges.add(new MediaRange(parts[0].trim().toLowerCase(Locale.ROOT), parameters, quality));
         }
+        return ranges;
+    }
+
+    /** The acceptable ranges, most preferred first: by q-value, then in the client's order; q=0 means "not this". */
+    static List<MediaRange> byPreference(String accept) {
+        List<MediaRange> ranges = parse(accept);
+        ranges.removeIf(range -> !(range.quality() > 0));
+        ranges.sort(Comparator.comparingDouble(MediaRange::quality).reversed());
         return ranges;
     }
 

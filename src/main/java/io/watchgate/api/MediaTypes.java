@@ -15,7 +15,7 @@ final class MediaTypes {
         if (accept == null || accept.isBlank()) {
             return;
         }
-        for (MediaRange range : MediaRange.parse(accept)) {
+        for (MediaRange range : MediaRange.byPreference(accept)) {
             if (range.admitsJson() && range.as() == null) {
                 return;
             }

@@ -3,9 +3,6 @@ package io.watchgate.api;
 import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.status.ApiException;
 import jakarta.ws.rs.core.HttpHeaders;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 
 /**
  * What a read returns, as its Accept header asks: the objects themselves in JSON or (core types) protobuf, a
@@ -56,11 +53,7 @@ record Representation(Form form, String metaVersion) {
         if (accept == null || accept.isBlank()) {
             return OBJECT;
         }
-        // the client's preference: by q-value, then in its order; q=0 means "not this"
-        List<MediaRange> ranges = new ArrayList<>(MediaRange.parse(accept));
-        ranges.removeIf(range -> range.quality() <= 0);
-        ranges.sort(Comparator.comparingDouble(MediaRange::quality).reversed());
-        for (MediaRange range : ranges) {
+        for (MediaRange range : MediaRange.byPreference(accept)) {
             if (protobuf && range.type().equals(ProtobufObjects.MEDIA_TYPE) && range.as() == null) {
                 return PROTOBUF;
             }

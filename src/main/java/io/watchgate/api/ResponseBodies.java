@@ -85,18 +85,10 @@ public class ResponseBodies {
         return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(jsonOf(type, object)).build();
     }
 
-    /**
-     * An object's JSON as its type's version shows it. Kubernetes converts a custom object to the version it
-     * is read at; between a CustomResourceDefinition's versions (conversion strategy None) only apiVersion
-     * changes. Objects read at the version they were written at are sent as stored.
-     */
+    /** An object's JSON as its type's version shows it: its stored bytes, unless it is at another version. */
     private byte[] jsonOf(ResourceType type, StoredObject object) {
-        if (object.tree().path("apiVersion").asText().equals(type.apiVersion())) {
-            return object.json() != null ? object.json() : json.write(object.tree());
-        }
-        ObjectNode converted = object.tree().deepCopy();
-        converted.put("apiVersion", type.apiVersion());
-        return json.write(converted);
+        ObjectNode shown = type.shown(object.tree());
+        return shown == object.tree() && object.json() != null ? object.json() : json.write(shown);
     }
 
     private Response list(ListResult result) {

@@ -26,26 +26,16 @@ final class WatchMediaTypes {
         if (accept == null || accept.isBlank()) {
             return new Negotiated(WireFormat.JSON_LINES, null);
         }
-        Negotiated best = null;
-        double bestQuality = 0;
-        for (MediaRange range : MediaRange.parse(accept)) {
-            Negotiated format = null;
+        for (MediaRange range : MediaRange.byPreference(accept)) {
             if (protobuf && range.type().equals(ProtobufObjects.MEDIA_TYPE) && range.as() == null) {
-                format = new Negotiated(WireFormat.PROTOBUF_STREAM, null); // client-go's informers
+                return new Negotiated(WireFormat.PROTOBUF_STREAM, null); // client-go's informers
             } else if (range.type().equals("text/event-stream")) {
-                format = new Negotiated(WireFormat.SERVER_SENT_EVENTS, null);
+                return new Negotiated(WireFormat.SERVER_SENT_EVENTS, null);
             } else if (range.admitsJson() && range.as() == null) {
-                format = new Negotiated(WireFormat.JSON_LINES, null);
+                return new Negotiated(WireFormat.JSON_LINES, null);
             } else if (range.admitsJson() && range.isMetaKind("Table")) {
-                format = new Negotiated(WireFormat.JSON_LINES, range.version()); // kubectl get --watch
+                return new Negotiated(WireFormat.JSON_LINES, range.version()); // kubectl get --watch
             }
-            if (format != null && range.quality() > bestQuality) {
-                best = format;
-                bestQuality = range.quality();
-            }
-        }
-        if (best != null) {
-            return best;
         }
         throw new ApiException(406, "NotAcceptable", "the server was unable to respond with a content type that "
                 + "the client supports (Accept: " + accept + "); a watch is served as application/json, "

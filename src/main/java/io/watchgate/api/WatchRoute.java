@@ -186,7 +186,7 @@ public class WatchRoute {
             return new TableRendering(tables, type, tableVersion, Tables.IncludeObject.parse(includeObject));
         }
         // custom objects are stored at their definition's storage version, which may not be this one (or may change)
-        return customResources.definitionOf(type).isPresent() ? new VersionRendering(type.apiVersion(), mapper)
+        return customResources.definitionOf(type).isPresent() ? new VersionRendering(type, mapper)
                 : ObjectRendering.AS_STORED;
     }
 

@@ -155,7 +155,7 @@ public class ObjectWrites {
             JsonNode patch, boolean dryRun, boolean statusOnly, Consumer<ObjectNode> inspect) {
         while (true) {
             StoredObject current = current(type, namespace, name);
-            ObjectNode patched = patcher.apply(type, patchType, atVersion(type, current.tree()), patch,
+            ObjectNode patched = patcher.apply(type, patchType, type.shown(current.tree()), patch,
                     limits.maxBytes());
             inspect.accept(patched);
             JsonShape.requireStorable(patched);
@@ -170,19 +170,6 @@ public class ObjectWrites {
                 // changed since we read it: patch the new state
             }
         }
-    }
-
-    /**
-     * The object as the version the client writes at shows it: a custom object written at another of its
-     * definition's versions differs only in apiVersion (conversion strategy None).
-     */
-    private static ObjectNode atVersion(ResourceType type, ObjectNode object) {
-        if (object.path("apiVersion").asText().equals(type.apiVersion())) {
-            return object;
-        }
-        ObjectNode converted = object.deepCopy();
-        converted.put("apiVersion", type.apiVersion());
-        return converted;
     }
 
     private StoredObject current(ResourceType type, String namespace, String name) {

@@ -1,5 +1,6 @@
 package io.watchgate.schema;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,6 +43,20 @@ public record ResourceType(
      */
     public String resource() {
         return group.isEmpty() ? plural : plural + "." + group;
+    }
+
+    /**
+     * {@code object} as this type's version shows it. Kubernetes converts a custom object between its definition's
+     * versions (conversion strategy None) by its apiVersion alone; an object at this version already is returned
+     * as it is, so callers can tell that its stored bytes still stand.
+     */
+    public ObjectNode shown(ObjectNode object) {
+        if (object.path("apiVersion").asText().equals(apiVersion())) {
+            return object;
+        }
+        ObjectNode converted = object.deepCopy();
+        converted.put("apiVersion", apiVersion());
+        return converted;
     }
 
     public String listKind() {

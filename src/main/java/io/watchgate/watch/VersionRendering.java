@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.schema.ResourceType;
 import io.watchgate.store.StoredObject;
 
 /**
@@ -13,25 +14,23 @@ import io.watchgate.store.StoredObject;
  */
 public final class VersionRendering implements ObjectRendering {
 
-    private final String apiVersion;
+    private final ResourceType type;
     private final ObjectMapper mapper;
 
-    public VersionRendering(String apiVersion, ObjectMapper mapper) {
-        this.apiVersion = apiVersion;
+    public VersionRendering(ResourceType type, ObjectMapper mapper) {
+        this.type = type;
         this.mapper = mapper;
     }
 
     @Override
     public String key() {
-        return "version/" + apiVersion;
+        return "version/" + type.apiVersion();
     }
 
     @Override
     public byte[] render(JsonNode object) {
-        ObjectNode converted = object.deepCopy();
-        converted.put("apiVersion", apiVersion);
         try {
-            return mapper.writeValueAsBytes(converted);
+            return mapper.writeValueAsBytes(type.shown((ObjectNode) object));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored object failed to serialize", e);
         }
@@ -39,6 +38,6 @@ public final class VersionRendering implements ObjectRendering {
 
     @Override
     public byte[] bytesOf(StoredObject object) {
-        return object.tree().path("apiVersion").asText().equals(apiVersion) ? object.json() : render(object.tree());
+        return type.shown(object.tree()) == object.tree() ? object.json() : render(object.tree());
     }
 }

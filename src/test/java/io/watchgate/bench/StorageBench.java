@@ -2,8 +2,8 @@ package io.watchgate.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.persistence.DurableSettings;
 import io.watchgate.persistence.DurableStorage;
-import io.watchgate.persistence.StorageConfig;
 import io.watchgate.store.MemoryStore;
 import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
@@ -32,13 +32,6 @@ public final class StorageBench {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PAYLOAD = "x".repeat(1024);
 
-    record Settings(String dataDir, boolean createDataDir, long segmentBytes, long snapshotAfterBytes)
-            implements StorageConfig {
-        @Override
-        public Mode mode() {
-            return Mode.DURABLE;
-        }
-    }
 
     public static void main(String[] args) throws Exception {
         int seconds = 5;
@@ -80,8 +73,8 @@ public final class StorageBench {
         return new MemoryStore(JSON, 100_000, 128L << 20, Clock.systemUTC());
     }
 
-    private static Settings settings(Path dir) {
-        return new Settings(dir.toString(), false, 64L << 20, 1L << 40);
+    private static DurableSettings settings(Path dir) {
+        return new DurableSettings(dir.toString(), false, 64L << 20, 1L << 40);
     }
 
     private static ObjectNode object(String name) {

@@ -43,27 +43,20 @@ class DurableStorageTest {
 
     private final List<DurableStorage> opened = new ArrayList<>();
 
-    record Settings(String dataDir, boolean createDataDir, long segmentBytes, long snapshotAfterBytes)
-            implements StorageConfig {
-        @Override
-        public Mode mode() {
-            return Mode.DURABLE;
-        }
-    }
 
-    private Settings settings() {
-        return new Settings(dir.toString(), false, 64 * 1024 * 1024, 1L << 40);
+    private DurableSettings settings() {
+        return new DurableSettings(dir.toString(), false, 64 * 1024 * 1024, 1L << 40);
     }
 
     private static MemoryStore newStore(int history) {
         return new MemoryStore(JSON, history, Long.MAX_VALUE, CLOCK);
     }
 
-    private MemoryStore open(Settings settings, int history) {
+    private MemoryStore open(DurableSettings settings, int history) {
         return open(settings, history, WriteAheadLog.Channels.FILES);
     }
 
-    private MemoryStore open(Settings settings, int history, WriteAheadLog.Channels channels) {
+    private MemoryStore open(DurableSettings settings, int history, WriteAheadLog.Channels channels) {
         MemoryStore store = newStore(history);
         opened.add(DurableStorage.open(settings, store, JSON, channels));
         return store;
@@ -135,7 +128,7 @@ class DurableStorageTest {
         MemoryStore reference = newStore(50);
         workload(reference, 400, 7);
         // the same run, durable, with a snapshot every few kilobytes: recovery goes through snapshots and log
-        Settings snapshotting = new Settings(dir.toString(), false, 16 * 1024, 8 * 1024);
+        DurableSettings snapshotting = new DurableSettings(dir.toString(), false, 16 * 1024, 8 * 1024);
         MemoryStore durable = open(snapshotting, 50);
         workload(durable, 400, 7);
         opened.get(0).snapshot();
@@ -229,17 +222,17 @@ class DurableStorageTest {
     void aMissingDataDirectoryIsAClearErrorUnlessItMayBeCreated() throws Exception {
         Path missing = dir.resolve("not-mounted");
         StorageException e = assertThrows(StorageException.class,
-                () -> open(new Settings(missing.toString(), false, 1 << 20, 1 << 20), 100));
+                () -> open(new DurableSettings(missing.toString(), false, 1 << 20, 1 << 20), 100));
         assertTrue(e.getMessage().contains(missing.toString()) && e.getMessage().contains("does not exist"),
                 e.getMessage());
         Path file = Files.writeString(dir.resolve("a-file"), "x");
-        e = assertThrows(StorageException.class, () -> open(new Settings(file.toString(), false, 1 << 20, 1 << 20), 100));
+        e = assertThrows(StorageException.class, () -> open(new DurableSettings(file.toString(), false, 1 << 20, 1 << 20), 100));
         assertTrue(e.getMessage().contains("not a directory"), e.getMessage());
 
-        MemoryStore created = open(new Settings(missing.toString(), true, 1 << 20, 1 << 20), 100);
+        MemoryStore created = open(new DurableSettings(missing.toString(), true, 1 << 20, 1 << 20), 100);
         assertEquals(0, created.currentRevision());
         assertTrue(Files.isDirectory(missing));
-        e = assertThrows(StorageException.class, () -> open(new Settings(missing.toString(), true, 1 << 20, 1 << 20), 100));
+        e = assertThrows(StorageException.class, () -> open(new DurableSettings(missing.toString(), true, 1 << 20, 1 << 20), 100));
         assertTrue(e.getMessage().contains("in use"), e.getMessage());
     }
 

@@ -5,7 +5,6 @@ import static io.watchgate.api.Api.configMaps;
 import static io.watchgate.api.Api.newNamespace;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,14 +16,12 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.watchgate.store.MemoryStore;
 import jakarta.inject.Inject;
 import io.restassured.RestAssured;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -42,25 +39,9 @@ class ProtobufApiTest {
     /** client-go's default Accept for a protobuf-configured client. */
     private static final String CLIENT_GO_ACCEPT = PROTOBUF + ", */*";
 
-    private static byte[] envelope(String kind, com.google.protobuf.MessageLite object) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(new byte[] {'k', '8', 's', 0});
-        Runtime.Unknown.newBuilder()
-                .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion("v1").setKind(kind))
-                .setRaw(object.toByteString()).setContentEncoding("").setContentType("")
-                .build().writeTo(out);
-        return out.toByteArray();
-    }
-
     private static byte[] configMap(String name, String value) throws Exception {
-        return envelope("ConfigMap", V1.ConfigMap.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName(name))
+        return Envelopes.wrap("ConfigMap", V1.ConfigMap.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName(name))
                 .putData("k", value).putBinaryData("raw", ByteString.copyFrom(new byte[] {0, (byte) 0xff})).build());
-    }
-
-    /** The envelope's type and its raw message, checked to be the k8s\0 magic and a runtime.Unknown. */
-    private static Runtime.Unknown unwrap(byte[] body) throws Exception {
-        assertArrayEquals(new byte[] {'k', '8', 's', 0}, Arrays.copyOf(body, 4), "the protobuf magic");
-        return Runtime.Unknown.parseFrom(Arrays.copyOfRange(body, 4, body.length));
     }
 
     @Test
@@ -68,7 +49,7 @@ class ProtobufApiTest {
         String ns = newNamespace("proto");
         byte[] created = given().contentType(PROTOBUF).accept(CLIENT_GO_ACCEPT).body(configMap("a", "1"))
                 .post(configMaps(ns)).then().statusCode(201).contentType(PROTOBUF).extract().asByteArray();
-        Runtime.Unknown envelope = unwrap(created);
+        Runtime.Unknown envelope = Envelopes.unwrap(created);
         assertEquals("v1", envelope.getTypeMeta().getApiVersion());
         assertEquals("ConfigMap", envelope.getTypeMeta().getKind());
         V1.ConfigMap object = V1.ConfigMap.parseFrom(envelope.getRaw());
@@ -81,7 +62,7 @@ class ProtobufApiTest {
 
         byte[] got = given().accept(CLIENT_GO_ACCEPT).get(configMaps(ns) + "/a").then().statusCode(200)
                 .contentType(PROTOBUF).extract().asByteArray();
-        assertEquals(object, V1.ConfigMap.parseFrom(unwrap(got).getRaw()), "get returns what create did");
+        assertEquals(object, V1.ConfigMap.parseFrom(Envelopes.unwrap(got).getRaw()), "get returns what create did");
         // and the same object in JSON for a JSON client
         given().get(configMaps(ns) + "/a").then().statusCode(200).contentType("application/json")
                 .body("metadata.uid", equalTo(uid)).body("binaryData.raw", equalTo("AP8="));
@@ -90,7 +71,7 @@ class ProtobufApiTest {
                 .statusCode(201);
         byte[] listed = given().accept(CLIENT_GO_ACCEPT).queryParam("limit", 1).get(configMaps(ns)).then()
                 .statusCode(200).contentType(PROTOBUF).extract().asByteArray();
-        Runtime.Unknown listEnvelope = unwrap(listed);
+        Runtime.Unknown listEnvelope = Envelopes.unwrap(listed);
         assertEquals("ConfigMapList", listEnvelope.getTypeMeta().getKind());
         V1.ConfigMapList page = V1.ConfigMapList.parseFrom(listEnvelope.getRaw());
         assertEquals(1, page.getItemsCount());
@@ -101,7 +82,7 @@ class ProtobufApiTest {
 
         byte[] deleted = given().accept(CLIENT_GO_ACCEPT).delete(configMaps(ns) + "/b").then().statusCode(200)
                 .contentType(PROTOBUF).extract().asByteArray();
-        assertEquals("b", V1.ConfigMap.parseFrom(unwrap(deleted).getRaw()).getMetadata().getName());
+        assertEquals("b", V1.ConfigMap.parseFrom(Envelopes.unwrap(deleted).getRaw()).getMetadata().getName());
     }
 
     @Test
@@ -150,13 +131,13 @@ class ProtobufApiTest {
         try (DataInputStream in = new DataInputStream(response.body())) {
             Meta.WatchEvent initial = next(in);
             assertEquals("ADDED", initial.getType());
-            Runtime.Unknown added = unwrap(initial.getObject().getRaw().toByteArray());
+            Runtime.Unknown added = Envelopes.unwrap(initial.getObject().getRaw().toByteArray());
             assertEquals("ConfigMap", added.getTypeMeta().getKind());
             assertEquals("before", V1.ConfigMap.parseFrom(added.getRaw()).getMetadata().getName());
 
             Meta.WatchEvent end = next(in);
             assertEquals("BOOKMARK", end.getType());
-            V1.ConfigMap bookmark = V1.ConfigMap.parseFrom(unwrap(end.getObject().getRaw().toByteArray()).getRaw());
+            V1.ConfigMap bookmark = V1.ConfigMap.parseFrom(Envelopes.unwrap(end.getObject().getRaw().toByteArray()).getRaw());
             assertEquals("true", bookmark.getMetadata().getAnnotationsOrThrow("k8s.io/initial-events-end"));
 
             given().contentType("application/json").body("{\"metadata\":{\"name\":\"after\"},\"data\":{\"x\":\"y\"}}")
@@ -166,7 +147,7 @@ class ProtobufApiTest {
                 live = next(in);
             }
             assertEquals("ADDED", live.getType());
-            V1.ConfigMap after = V1.ConfigMap.parseFrom(unwrap(live.getObject().getRaw().toByteArray()).getRaw());
+            V1.ConfigMap after = V1.ConfigMap.parseFrom(Envelopes.unwrap(live.getObject().getRaw().toByteArray()).getRaw());
             assertEquals("y", after.getDataOrThrow("x"));
             assertTrue(Long.parseLong(after.getMetadata().getResourceVersion())
                     > Long.parseLong(bookmark.getMetadata().getResourceVersion()));
@@ -186,7 +167,7 @@ class ProtobufApiTest {
         try (DataInputStream in = new DataInputStream(response.body())) {
             Meta.WatchEvent error = next(in);
             assertEquals("ERROR", error.getType());
-            Runtime.Unknown envelope = unwrap(error.getObject().getRaw().toByteArray());
+            Runtime.Unknown envelope = Envelopes.unwrap(error.getObject().getRaw().toByteArray());
             assertEquals("Status", envelope.getTypeMeta().getKind());
             Meta.Status status = Meta.Status.parseFrom(envelope.getRaw());
             assertEquals(410, status.getCode());

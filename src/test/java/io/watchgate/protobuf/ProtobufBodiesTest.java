@@ -6,10 +6,8 @@ import static io.watchgate.api.Api.newNamespace;
 import static org.hamcrest.Matchers.equalTo;
 
 import io.kubernetes.client.proto.Meta;
-import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.quarkus.test.junit.QuarkusTest;
-import java.io.ByteArrayOutputStream;
 import org.junit.jupiter.api.Test;
 
 /** Creates and updates in protobuf, as kubectl's typed commands and client-go send them. */
@@ -18,15 +16,9 @@ class ProtobufBodiesTest {
 
     private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
 
-    private static byte[] configMap(String name, String value) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(new byte[] {'k', '8', 's', 0});
-        Runtime.Unknown.newBuilder()
-                .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion("v1").setKind("ConfigMap"))
-                .setRaw(V1.ConfigMap.newBuilder().setMetadata(Meta.ObjectMeta.newBuilder().setName(name))
-                        .putData("k", value).build().toByteString())
-                .build().writeTo(out);
-        return out.toByteArray();
+    private static byte[] configMap(String name, String value) {
+        return Envelopes.wrap("ConfigMap", V1.ConfigMap.newBuilder()
+                .setMetadata(Meta.ObjectMeta.newBuilder().setName(name)).putData("k", value).build());
     }
 
     @Test

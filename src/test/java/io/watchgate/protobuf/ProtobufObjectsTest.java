@@ -6,17 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
-import com.google.protobuf.MessageLite;
 import io.kubernetes.client.proto.IntStr;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Resource;
-import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
 /** Protobuf bodies, as client-go encodes them, read into the JSON Kubernetes would store. */
@@ -30,17 +26,6 @@ class ProtobufObjectsTest {
         return types.find("", "v1", plural).orElseThrow();
     }
 
-    /** The k8s\0 magic and a runtime.Unknown around the object, as client-go's protobuf serializer writes. */
-    private static byte[] envelope(String kind, MessageLite object) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(new byte[] {'k', '8', 's', 0});
-        Runtime.Unknown.newBuilder()
-                .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion("v1").setKind(kind))
-                .setRaw(object.toByteString()).setContentEncoding("").setContentType("")
-                .build().writeTo(out);
-        return out.toByteArray();
-    }
-
     /** What kubectl create configmap sends: every non-pointer field written, empty ones too. */
     private static Meta.ObjectMeta.Builder meta(String name) {
         return Meta.ObjectMeta.newBuilder().setName(name).setGenerateName("").setNamespace("").setSelfLink("")
@@ -49,7 +34,7 @@ class ProtobufObjectsTest {
 
     @Test
     void aConfigMapReadsAsKubernetesWouldWriteItInJson() throws Exception {
-        byte[] body = envelope("ConfigMap", V1.ConfigMap.newBuilder().setMetadata(meta("app").putLabels("tier", "web"))
+        byte[] body = Envelopes.wrap("ConfigMap", V1.ConfigMap.newBuilder().setMetadata(meta("app").putLabels("tier", "web"))
                 .putData("a", "1").putBinaryData("b", ByteString.copyFrom(new byte[] {0, 1, 2})).build());
         assertEquals(JSON.readTree("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"app\","
                 + "\"labels\":{\"tier\":\"web\"}},\"data\":{\"a\":\"1\"},\"binaryData\":{\"b\":\"AAEC\"}}"),
@@ -58,7 +43,7 @@ class ProtobufObjectsTest {
 
     @Test
     void secretsCarryRawBytesWhichJsonCarriesAsBase64() throws Exception {
-        byte[] body = envelope("Secret", V1.Secret.newBuilder().setMetadata(meta("s"))
+        byte[] body = Envelopes.wrap("Secret", V1.Secret.newBuilder().setMetadata(meta("s"))
                 .putData("user", ByteString.copyFromUtf8("admin")).setType("Opaque").build());
         assertEquals("YWRtaW4=", protobuf.decode(core("secrets"), body).at("/data/user").asText());
     }
@@ -70,7 +55,7 @@ class ProtobufObjectsTest {
                         .setType(1).setStrVal("http")))
                 .addPorts(V1.ServicePort.newBuilder().setPort(443).setTargetPort(IntStr.IntOrString.newBuilder()
                         .setType(0).setIntVal(8443)))).build();
-        var json = protobuf.decode(core("services"), envelope("Service", service));
+        var json = protobuf.decode(core("services"), Envelopes.wrap("Service", service));
         assertEquals("http", json.at("/spec/ports/0/targetPort").asText());
         assertEquals(8443, json.at("/spec/ports/1/targetPort").asInt());
         assertTrue(json.at("/spec/ports/1/targetPort").isInt());
@@ -79,26 +64,26 @@ class ProtobufObjectsTest {
                 .setSeconds(1_700_000_000L))).setSpec(V1.PodSpec.newBuilder().addContainers(V1.Container.newBuilder()
                 .setName("c").setImage("i").setResources(V1.ResourceRequirements.newBuilder()
                         .putLimits("cpu", Resource.Quantity.newBuilder().setString("500m").build())))).build();
-        json = protobuf.decode(core("pods"), envelope("Pod", pod));
+        json = protobuf.decode(core("pods"), Envelopes.wrap("Pod", pod));
         assertEquals("2023-11-14T22:13:20Z", json.at("/metadata/creationTimestamp").asText());
         assertEquals("500m", json.at("/spec/containers/0/resources/limits/cpu").asText());
 
         V1.Event event = V1.Event.newBuilder().setMetadata(meta("e")).setReason("Started")
                 .setEventTime(Meta.MicroTime.newBuilder().setSeconds(1_700_000_000L).setNanos(123_456_000)).build();
-        json = protobuf.decode(core("events"), envelope("Event", event));
+        json = protobuf.decode(core("events"), Envelopes.wrap("Event", event));
         assertEquals("2023-11-14T22:13:20.123456Z", json.at("/eventTime").asText());
     }
 
     @Test
     void aBodyThatIsNotTheTypeOrNotProtobufIs400() throws Exception {
         ApiException wrongKind = assertThrows(ApiException.class, () -> protobuf.decode(core("configmaps"),
-                envelope("Secret", V1.Secret.newBuilder().setMetadata(meta("s")).build())));
+                Envelopes.wrap("Secret", V1.Secret.newBuilder().setMetadata(meta("s")).build())));
         assertEquals(400, wrongKind.code());
         ApiException notProtobuf = assertThrows(ApiException.class, () -> protobuf.decode(core("configmaps"),
                 "{\"kind\":\"ConfigMap\"}".getBytes()));
         assertTrue(notProtobuf.getMessage().contains("expected prefix [107 56 115 0]"), notProtobuf.getMessage());
         ApiException farFuture = assertThrows(ApiException.class, () -> protobuf.decode(core("configmaps"),
-                envelope("ConfigMap", V1.ConfigMap.newBuilder().setMetadata(meta("x").setCreationTimestamp(
+                Envelopes.wrap("ConfigMap", V1.ConfigMap.newBuilder().setMetadata(meta("x").setCreationTimestamp(
                         Meta.Time.newBuilder().setSeconds(1_000_000_000_000_000_000L))).build())));
         assertEquals(400, farFuture.code());
         ApiException truncated = assertThrows(ApiException.class, () -> protobuf.decode(core("configmaps"),
@@ -108,7 +93,7 @@ class ProtobufObjectsTest {
 
     @Test
     void anExplicitFalseOnAPointerFieldIsKept() throws Exception {
-        byte[] body = envelope("ServiceAccount", V1.ServiceAccount.newBuilder().setMetadata(meta("sa"))
+        byte[] body = Envelopes.wrap("ServiceAccount", V1.ServiceAccount.newBuilder().setMetadata(meta("sa"))
                 .setAutomountServiceAccountToken(false).build());
         var json = protobuf.decode(core("serviceaccounts"), body);
         assertTrue(json.has("automountServiceAccountToken"), json::toString);

@@ -9,14 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Descriptors.Descriptor;
-import com.google.protobuf.Message;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
-import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -42,23 +40,12 @@ class ProtobufRoundTripTest {
         return core.stream();
     }
 
-    /** What client-go writes: the k8s\0 magic and a runtime.Unknown, built here with the generated classes. */
-    private static byte[] envelope(String kind, Message object) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(new byte[] {'k', '8', 's', 0});
-        Runtime.Unknown.newBuilder()
-                .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion("v1").setKind(kind))
-                .setRaw(object.toByteString()).setContentEncoding("").setContentType("")
-                .build().writeTo(out);
-        return out.toByteArray();
-    }
-
     @ParameterizedTest
     @MethodSource("servedCoreTypes")
     void decodingToJsonAndEncodingAgainGivesTheSameBytes(ResourceType type) throws Exception {
         Descriptor descriptor = V1.getDescriptor().findMessageTypeByName(type.kind());
         for (int seed = 0; seed < SEEDS; seed++) {
-            byte[] input = envelope(type.kind(), new CanonicalMessages(seed, 8).of(descriptor));
+            byte[] input = Envelopes.wrap(type.kind(), new CanonicalMessages(seed, 8).of(descriptor));
             ObjectNode json = protobuf.decode(type, input);
             ObjectNode conformed = json.deepCopy();
             protobuf.conform(type, conformed); // what the store accepts from a JSON client too, and keeps whole
@@ -73,8 +60,7 @@ class ProtobufRoundTripTest {
     }
 
     private static String readable(byte[] envelope, Descriptor descriptor) throws Exception {
-        Runtime.Unknown unknown = Runtime.Unknown.parseFrom(Arrays.copyOfRange(envelope, 4, envelope.length));
-        return com.google.protobuf.DynamicMessage.parseFrom(descriptor, unknown.getRaw()).toString();
+        return com.google.protobuf.DynamicMessage.parseFrom(descriptor, Envelopes.unwrap(envelope).getRaw()).toString();
     }
 
     @Test
@@ -84,7 +70,7 @@ class ProtobufRoundTripTest {
                 "{\"resourceVersion\":\"42\",\"continue\":\"abc\",\"remainingItemCount\":3}"),
                 List.of(JSON.readTree("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},"
                         + "\"data\":{\"k\":\"v\"}}")));
-        Runtime.Unknown unknown = Runtime.Unknown.parseFrom(Arrays.copyOfRange(list, 4, list.length));
+        Runtime.Unknown unknown = Envelopes.unwrap(list);
         assertEquals("ConfigMapList", unknown.getTypeMeta().getKind());
         V1.ConfigMapList decoded = V1.ConfigMapList.parseFrom(unknown.getRaw());
         assertEquals("42", decoded.getMetadata().getResourceVersion());
@@ -97,7 +83,7 @@ class ProtobufRoundTripTest {
     void aStatusIsEncodedAsMetaStatus() throws Exception {
         byte[] status = protobuf.encode(JSON.readTree("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
                 + "\"status\":\"Failure\",\"message\":\"too old\",\"reason\":\"Expired\",\"code\":410}"));
-        Runtime.Unknown unknown = Runtime.Unknown.parseFrom(Arrays.copyOfRange(status, 4, status.length));
+        Runtime.Unknown unknown = Envelopes.unwrap(status);
         Meta.Status decoded = Meta.Status.parseFrom(unknown.getRaw());
         assertEquals("Expired", decoded.getReason());
         assertEquals(410, decoded.getCode());

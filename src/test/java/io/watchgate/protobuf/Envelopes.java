@@ -1,0 +1,45 @@
+package io.watchgate.protobuf;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageLite;
+import io.kubernetes.client.proto.Runtime;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+
+/** Kubernetes' protobuf envelope as client-go writes and reads it, built with the generated classes. */
+final class Envelopes {
+
+    private static final byte[] MAGIC = {'k', '8', 's', 0};
+
+    private Envelopes() {
+    }
+
+    /** The k8s\0 magic, then runtime.Unknown{typeMeta, raw, contentEncoding, contentType} around a core object. */
+    static byte[] wrap(String kind, MessageLite object) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(MAGIC);
+        try {
+            Runtime.Unknown.newBuilder()
+                    .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion("v1").setKind(kind))
+                    .setRaw(object.toByteString()).setContentEncoding("").setContentType("")
+                    .build().writeTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** The envelope of a body, checked to start with the magic. */
+    static Runtime.Unknown unwrap(byte[] body) {
+        assertArrayEquals(MAGIC, Arrays.copyOf(body, MAGIC.length), "the protobuf magic");
+        try {
+            return Runtime.Unknown.parseFrom(Arrays.copyOfRange(body, MAGIC.length, body.length));
+        } catch (InvalidProtocolBufferException e) {
+            throw new AssertionError("not a runtime.Unknown", e);
+        }
+    }
+}
