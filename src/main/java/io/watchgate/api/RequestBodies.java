@@ -28,7 +28,7 @@ public class RequestBodies {
      * An object body of {@code type}, in JSON or, for core types, in Kubernetes' protobuf encoding (what kubectl's
      * typed commands send); 415 for anything else.
      */
-    public JsonNode object(ResourceType type, HttpHeaders headers, InputStream body) {
+    public JsonNode object(ResourceType type, HttpHeaders headers, byte[] body) {
         String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
         if (contentType != null && contentType.split(";", 2)[0].trim().equalsIgnoreCase(ProtobufObjects.MEDIA_TYPE)) {
             if (!protobuf.serves(type)) {
@@ -41,7 +41,7 @@ public class RequestBodies {
             return object;
         }
         MediaTypes.requireJsonBody(headers);
-        return json(body);
+        return json(read(body));
     }
 
     /**
@@ -55,13 +55,26 @@ public class RequestBodies {
         try {
             byte[] bytes = body.readNBytes(config.maxBodyBytes() + 1);
             if (bytes.length > config.maxBodyBytes()) {
-                throw new ApiException(413, "RequestEntityTooLarge", "the request body is larger than the limit of "
-                        + config.maxBodyBytes() + " bytes");
+                throw tooLarge();
             }
             return bytes;
         } catch (IOException e) {
             throw ApiException.badRequest("the request body could not be read: " + e.getMessage());
         }
+    }
+
+    /**
+     * A body read whole before the request got here (Quarkus bounds it by {@code quarkus.http.limits.max-body-size}):
+     * 413 RequestEntityTooLarge when over the configured limit.
+     */
+    public byte[] read(byte[] body) {
+        if (body == null) {
+            return new byte[0];
+        }
+        if (body.length > config.maxBodyBytes()) {
+            throw tooLarge();
+        }
+        return body;
     }
 
     /** The body as one JSON value (400 when it is not one, 413 when it is too large). */
@@ -71,5 +84,10 @@ public class RequestBodies {
 
     public JsonNode json(byte[] body) {
         return json.parse(body);
+    }
+
+    private ApiException tooLarge() {
+        return new ApiException(413, "RequestEntityTooLarge", "the request body is larger than the limit of "
+                + config.maxBodyBytes() + " bytes");
     }
 }

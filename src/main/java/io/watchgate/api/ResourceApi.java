@@ -1,5 +1,7 @@
 package io.watchgate.api;
 
+import io.smallrye.common.annotation.NonBlocking;
+import io.smallrye.mutiny.Uni;
 import io.watchgate.status.ApiException;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -17,6 +19,10 @@ import java.io.InputStream;
 /**
  * The Kubernetes resource API of one group and version, below {@code /api/v1} or
  * {@code /apis/{group}/{version}} (see {@link ApiRoots}): paths and verbs map onto reads, writes and deletions.
+ *
+ * <p>Creates, updates and patches run on the event loop with their bodies read whole, since nothing in them
+ * blocks (see {@code ObjectWrites}). Reads stay on worker threads: a list may be long, and a read at a future
+ * resourceVersion waits for it. Deletions too: a namespace's takes its contents with it.
  */
 public class ResourceApi {
 
@@ -47,9 +53,10 @@ public class ResourceApi {
     }
 
     @POST
+    @NonBlocking
     @Path("{plural}")
-    public Response create(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers,
-            InputStream body) {
+    public Uni<Response> create(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers,
+            byte[] body) {
         Target target = verbs.collection(group, version, null, plural);
         if (target.type().namespaced()) {
             throw methodNotAllowed();
@@ -78,9 +85,10 @@ public class ResourceApi {
     }
 
     @POST
+    @NonBlocking
     @Path("namespaces/{namespace}/{plural}")
-    public Response createNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
+    public Uni<Response> createNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
+            @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
         return verbs.create(verbs.collection(group, version, namespace, plural), uri, headers, body);
     }
 
@@ -101,16 +109,18 @@ public class ResourceApi {
     }
 
     @PUT
+    @NonBlocking
     @Path("{plural}/{name}")
-    public Response update(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, InputStream body) {
+    public Uni<Response> update(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
+            @Context HttpHeaders headers, byte[] body) {
         return verbs.update(verbs.object(group, version, null, plural), name, uri, headers, body);
     }
 
     @PATCH
+    @NonBlocking
     @Path("{plural}/{name}")
-    public Response patch(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, InputStream body) {
+    public Uni<Response> patch(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
+            @Context HttpHeaders headers, byte[] body) {
         return verbs.patch(verbs.object(group, version, null, plural), name, uri, headers, body);
     }
 
@@ -131,16 +141,18 @@ public class ResourceApi {
     }
 
     @PUT
+    @NonBlocking
     @Path("namespaces/{namespace}/{plural}/{name}")
-    public Response updateNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
+    public Uni<Response> updateNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
+            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
         return verbs.update(verbs.object(group, version, namespace, plural), name, uri, headers, body);
     }
 
     @PATCH
+    @NonBlocking
     @Path("namespaces/{namespace}/{plural}/{name}")
-    public Response patchNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
+    public Uni<Response> patchNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
+            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
         return verbs.patch(verbs.object(group, version, namespace, plural), name, uri, headers, body);
     }
 
@@ -161,16 +173,18 @@ public class ResourceApi {
     }
 
     @PUT
+    @NonBlocking
     @Path("{plural}/{name}/status")
-    public Response updateStatus(@PathParam("plural") String plural, @PathParam("name") String name,
-            @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
+    public Uni<Response> updateStatus(@PathParam("plural") String plural, @PathParam("name") String name,
+            @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
         return verbs.update(verbs.status(verbs.object(group, version, null, plural)), name, uri, headers, body);
     }
 
     @PATCH
+    @NonBlocking
     @Path("{plural}/{name}/status")
-    public Response patchStatus(@PathParam("plural") String plural, @PathParam("name") String name,
-            @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
+    public Uni<Response> patchStatus(@PathParam("plural") String plural, @PathParam("name") String name,
+            @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
         return verbs.patch(verbs.status(verbs.object(group, version, null, plural)), name, uri, headers, body);
     }
 
@@ -182,18 +196,20 @@ public class ResourceApi {
     }
 
     @PUT
+    @NonBlocking
     @Path("namespaces/{namespace}/{plural}/{name}/status")
-    public Response updateNamespacedStatus(@PathParam("namespace") String namespace,
+    public Uni<Response> updateNamespacedStatus(@PathParam("namespace") String namespace,
             @PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, InputStream body) {
+            @Context HttpHeaders headers, byte[] body) {
         return verbs.update(verbs.status(verbs.object(group, version, namespace, plural)), name, uri, headers, body);
     }
 
     @PATCH
+    @NonBlocking
     @Path("namespaces/{namespace}/{plural}/{name}/status")
-    public Response patchNamespacedStatus(@PathParam("namespace") String namespace,
+    public Uni<Response> patchNamespacedStatus(@PathParam("namespace") String namespace,
             @PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, InputStream body) {
+            @Context HttpHeaders headers, byte[] body) {
         return verbs.patch(verbs.status(verbs.object(group, version, namespace, plural)), name, uri, headers, body);
     }
 

@@ -1,6 +1,10 @@
 package io.watchgate.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.objects.DeleteOptions;
 import io.watchgate.objects.Deletions;
@@ -25,6 +29,10 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 /**
  * The HTTP side of each verb: query parameters and bodies in, negotiated JSON or protobuf out. What the verbs mean lives
@@ -98,7 +106,7 @@ public class ResourceVerbs {
         return bodies.read(target.type(), object, representation, include);
     }
 
-    Response create(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
+    Uni<Response> create(Target target, UriInfo uri, HttpHeaders headers, byte[] body) {
         target.allowing("create");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "CreateOptions");
@@ -106,11 +114,11 @@ public class ResourceVerbs {
                 "CreateOptions");
         JsonNode object = requests.object(target.type(), headers, body);
         List<String> warnings = fieldChecks.check(target.type(), object, validation);
-        StoredObject created = writes.create(target.type(), namespaceOrEmpty(target), object, dryRun);
-        return withWarnings(bodies.written(target.type(), 201, created, representation), warnings);
+        return answer(writes.create(target.type(), namespaceOrEmpty(target), object, dryRun),
+                created -> withWarnings(bodies.written(target.type(), 201, created, representation), warnings));
     }
 
-    Response update(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
+    Uni<Response> update(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
         target.allowing("update");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "UpdateOptions");
@@ -118,11 +126,11 @@ public class ResourceVerbs {
                 "UpdateOptions");
         JsonNode object = requests.object(target.type(), headers, body);
         List<String> warnings = fieldChecks.check(target.type(), object, validation);
-        return withWarnings(bodies.written(target.type(), 200, writes.update(target.type(), namespaceOrEmpty(target), name,
-                object, dryRun, target.status()), representation), warnings);
+        return answer(writes.update(target.type(), namespaceOrEmpty(target), name, object, dryRun, target.status()),
+                updated -> withWarnings(bodies.written(target.type(), 200, updated, representation), warnings));
     }
 
-    Response patch(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
+    Uni<Response> patch(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
         target.allowing("patch");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
@@ -132,21 +140,20 @@ public class ResourceVerbs {
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "PatchOptions");
-        JsonNode patch = requests.json(body);
+        JsonNode patch = requests.json(requests.read(body));
         // merge patches have the object's shape and are checked as sent; a JSON patch shows its fields only in
         // the object it makes, which is checked each time it is made
         List<String> warnings = new ArrayList<>();
         if (patchType != PatchType.JSON_PATCH) {
             warnings.addAll(fieldChecks.check(target.type(), patch, validation));
         }
-        StoredObject patched = writes.patch(target.type(), namespaceOrEmpty(target), name, patchType, patch, dryRun,
+        return answer(writes.patch(target.type(), namespaceOrEmpty(target), name, patchType, patch, dryRun,
                 target.status(), result -> {
                     if (patchType == PatchType.JSON_PATCH) {
                         warnings.clear();
                         warnings.addAll(fieldChecks.check(target.type(), result, validation));
                     }
-                });
-        return withWarnings(bodies.written(target.type(), 200, patched, representation), warnings);
+                }), patched -> withWarnings(bodies.written(target.type(), 200, patched, representation), warnings));
     }
 
     Response delete(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
@@ -178,6 +185,21 @@ public class ResourceVerbs {
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         return DeleteOptions.fromQuery(query.get("dryRun"), query.getFirst("propagationPolicy"),
                 query.getFirst("gracePeriodSeconds"));
+    }
+
+    /**
+     * The response to a write once it counts. A durable write completes on the log's thread; its response is made
+     * back on the thread that took the request (the event loop), so the log's thread only ever syncs.
+     */
+    private static Uni<Response> answer(CompletionStage<StoredObject> written, Function<StoredObject, Response> respond) {
+        CompletableFuture<StoredObject> future = written.toCompletableFuture();
+        if (future.isDone() && !future.isCompletedExceptionally()) {
+            return Uni.createFrom().item(respond.apply(future.join()));
+        }
+        Context context = Vertx.currentContext();
+        Executor back = context != null ? task -> context.runOnContext(v -> task.run())
+                : Infrastructure.getDefaultWorkerPool();
+        return Uni.createFrom().completionStage(written).emitOn(back).map(respond);
     }
 
     /** Kubernetes sends each warning as a {@code Warning: 299 - "..."} header. */

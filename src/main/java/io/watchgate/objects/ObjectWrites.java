@@ -9,6 +9,7 @@ import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.Cause;
+import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
@@ -17,14 +18,22 @@ import io.watchgate.store.StoredObject;
 import io.watchgate.validation.JsonShape;
 import io.watchgate.validation.ObjectValidator;
 import jakarta.enterprise.context.ApplicationScoped;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
  * create, update and patch. Each write reads the current object, computes the new one and commits it on the
  * condition that the object is still at the revision read; when another writer got there first, a write the
  * client did not pin to a resourceVersion is computed again, and a pinned one answers 409 Conflict.
+ *
+ * <p>None of this blocks, so the HTTP API runs it on the event loop: conflicts show before the store takes the
+ * write, and what the caller gets is a future that completes once the write counts (after the log's sync in
+ * durable mode). The rare writes that set off further writes (the last finalizer of an object or a namespace
+ * going) make those on a worker thread, after their own commit.
  */
 @ApplicationScoped
 public class ObjectWrites {
@@ -60,7 +69,7 @@ public class ObjectWrites {
     }
 
     /** @param body the request body, which this call now owns */
-    public StoredObject create(ResourceType type, String namespace, JsonNode body, boolean dryRun) {
+    public CompletionStage<StoredObject> create(ResourceType type, String namespace, JsonNode body, boolean dryRun) {
         ObjectNode object = BodyRules.requireObject(body, type);
         BodyRules.conform(type, object, namespace, null);
         ObjectNode metadata = object.withObject("/metadata");
@@ -103,9 +112,9 @@ public class ObjectWrites {
                     if (store.get(key, store.currentRevision()) != null) {
                         throw new StoreException.KeyExists(key);
                     }
-                    return DryRun.of(key, object);
+                    return CompletableFuture.completedFuture(DryRun.of(key, object));
                 }
-                return store.commit(create).object();
+                return store.submit(create).thenApply(ChangeEvent::object);
             } catch (StoreException.KeyExists e) {
                 if (!generated || attempt == GENERATE_NAME_ATTEMPTS) {
                     throw ApiException.alreadyExists(type.group(), type.resource(), name);
@@ -117,12 +126,11 @@ public class ObjectWrites {
         }
     }
 
-    /** PUT: replaces the object with {@code body} (which this call now owns). */
     /**
      * PUT on the object or, with {@code statusOnly}, on its {@code status} subresource: for types that have one,
      * a write to the object keeps the stored status, and a write to the status changes nothing else.
      */
-    public StoredObject update(ResourceType type, String namespace, String name, JsonNode requestBody,
+    public CompletionStage<StoredObject> update(ResourceType type, String namespace, String name, JsonNode requestBody,
             boolean dryRun, boolean statusOnly) {
         ObjectNode body = BodyRules.requireObject(requestBody, type);
         BodyRules.conform(type, body, namespace, name);
@@ -140,9 +148,11 @@ public class ObjectWrites {
         }
     }
 
-    /** PATCH: applies {@code patch} to the current object, again on each retry. */
-    /** PATCH on the object or, with {@code statusOnly}, on its {@code status} subresource (see update). */
-    public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType,
+    /**
+     * PATCH on the object or, with {@code statusOnly}, on its {@code status} subresource (see update): applies
+     * {@code patch} to the current object, again on each retry.
+     */
+    public CompletionStage<StoredObject> patch(ResourceType type, String namespace, String name, PatchType patchType,
             JsonNode patch, boolean dryRun, boolean statusOnly) {
         return patch(type, namespace, name, patchType, patch, dryRun, statusOnly, patched -> { });
     }
@@ -151,7 +161,7 @@ public class ObjectWrites {
      * @param inspect sees each patched object before anything else does (and may refuse it): fieldValidation of a
      *                JSON patch, whose fields only show in its result
      */
-    public StoredObject patch(ResourceType type, String namespace, String name, PatchType patchType,
+    public CompletionStage<StoredObject> patch(ResourceType type, String namespace, String name, PatchType patchType,
             JsonNode patch, boolean dryRun, boolean statusOnly, Consumer<ObjectNode> inspect) {
         while (true) {
             StoredObject current = current(type, namespace, name);
@@ -180,7 +190,7 @@ public class ObjectWrites {
         return current;
     }
 
-    private StoredObject commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
+    private CompletionStage<StoredObject> commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
             boolean dryRun, boolean statusOnly) {
         if (customResources.hasStatusSubresource(type)) {
             desired = statusOnly ? withStatus(current.tree().deepCopy(), desired.get("status"))
@@ -208,24 +218,29 @@ public class ObjectWrites {
         boolean namespace = Deletions.isNamespaces(type);
         if (!namespace && Finalization.isTerminating(desired) && !Finalization.hasFinalizers(desired)) {
             if (dryRun) {
-                return DryRun.of(current.key(), desired);
+                return CompletableFuture.completedFuture(DryRun.of(current.key(), desired));
             }
-            StoredObject deleted = store.commit(Mutation.delete(current.key(), current.revision())).object();
-            deletions.removed(deleted);
-            return deleted;
+            // its namespace or its definition may have been waiting for it to go
+            return store.submit(Mutation.delete(current.key(), current.revision())).thenApplyAsync(deleted -> {
+                deletions.removed(deleted.object());
+                return deleted.object();
+            }, Infrastructure.getDefaultWorkerPool());
         }
         if (ServerFields.sameIgnoringResourceVersion(current.tree(), desired)) {
-            return current;
+            return CompletableFuture.completedFuture(current);
         }
         if (dryRun) {
-            return DryRun.of(current.key(), desired);
+            return CompletableFuture.completedFuture(DryRun.of(current.key(), desired));
         }
-        StoredObject updated = store.commit(Mutation.update(current.key(), desired, current.revision())).object();
+        CompletableFuture<ChangeEvent> update = store.submit(Mutation.update(current.key(), desired, current.revision()));
         if (namespace && Finalization.isTerminating(desired)) {
-            StoredObject after = namespaces.finalizeIfDone(current.key().name());
-            return after != null ? after : updated;
+            // maybe the last finalizer of a namespace that is already empty
+            return update.thenApplyAsync(updated -> {
+                StoredObject after = namespaces.finalizeIfDone(current.key().name());
+                return after != null ? after : updated.object();
+            }, Infrastructure.getDefaultWorkerPool());
         }
-        return updated;
+        return update.thenApply(ChangeEvent::object);
     }
 
     private static ObjectNode withStatus(ObjectNode object, JsonNode status) {

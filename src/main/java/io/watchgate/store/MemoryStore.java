@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
@@ -29,12 +28,17 @@ import org.jboss.logging.Logger;
  * take no lock; a read that overlaps a compaction of its own revision notices and reports it as compacted.
  *
  * <p>With a {@link CommitLog} (durable mode) a commit is prepared under the lock and handed to the log instead
- * of installed; the log installs batches once they are on disk, in revision order, and only then does the writer
- * return. Until then the write is invisible to readers and watchers, but the next writer's precondition sees it.
+ * of installed; the log installs batches once they are on disk, in revision order, and only then completes their
+ * writers' futures. Until then the write is invisible to readers and watchers, but the next writer's precondition sees it.
  */
 public final class MemoryStore implements Store {
 
     private static final Logger LOG = Logger.getLogger(MemoryStore.class);
+    /**
+     * Durable mode: writes waiting for the log's sync, at most. A submitted write holds no thread while it waits, so
+     * this bound is what limits the memory a stalled disk can tie up; past it writes answer 503 until it catches up.
+     */
+    public static final int MAX_IN_FLIGHT = 10_000;
 
     private final ObjectMapper mapper;
     private final Clock clock;
@@ -79,37 +83,35 @@ public final class MemoryStore implements Store {
     }
 
     @Override
-    public ChangeEvent commit(Mutation mutation) {
+    public CompletableFuture<ChangeEvent> submit(Mutation mutation) {
         CommitLog log = this.log;
         if (log == null) {
             commitLock.lock();
             try {
                 ChangeEvent event = prepare(mutation, revision + 1);
                 install(event);
-                return event;
+                return CompletableFuture.completedFuture(event);
             } finally {
                 commitLock.unlock();
             }
         }
-        InFlight commit;
         commitLock.lock();
         try {
-            commit = new InFlight(prepare(mutation, assigned + 1), new CompletableFuture<>());
-            log.append(commit.event());
-            assigned = commit.event().revision();
-            unapplied.put(mutation.key(), commit.event());
+            if (inFlight.size() >= MAX_IN_FLIGHT) {
+                throw new StoreException.Unavailable("too many writes are waiting for the disk (" + inFlight.size()
+                        + ")");
+            }
+            ChangeEvent event = prepare(mutation, assigned + 1);
+            // shared with the other writers of the same batch: one sync for all of them
+            InFlight commit = new InFlight(event, new CompletableFuture<>());
+            log.append(event);
+            assigned = event.revision();
+            unapplied.put(mutation.key(), event);
             inFlight.add(commit);
+            return commit.durable();
         } finally {
             commitLock.unlock();
         }
-        try {
-            // shared with the other writers of the same batch: one sync for all of them
-            commit.durable().join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof StoreException failure ? failure
-                    : new StoreException.Unavailable("the write could not be made durable: " + e.getCause());
-        }
-        return commit.event();
     }
 
     /** Checks the mutation against the newest state (applied or on its way to the log) and builds its event. */
@@ -203,7 +205,7 @@ public final class MemoryStore implements Store {
             } finally {
                 commitLock.unlock();
                 // what was installed is durable and visible: acknowledged, even if a later one failed
-                done.forEach(commit -> commit.durable().complete(null));
+                done.forEach(commit -> commit.durable().complete(commit.event()));
             }
         }
 
@@ -227,7 +229,7 @@ public final class MemoryStore implements Store {
     };
 
     /** A write handed to the log, and the promise its writer waits on. */
-    private record InFlight(ChangeEvent event, CompletableFuture<Void> durable) {
+    private record InFlight(ChangeEvent event, CompletableFuture<ChangeEvent> durable) {
     }
 
     /**

@@ -2,6 +2,7 @@ package io.watchgate.store;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Predicate;
 
 /**
@@ -17,11 +18,32 @@ public interface Store {
     long oldestRevision();
 
     /**
-     * Commits one mutation at the next revision, stamping {@code metadata.resourceVersion}.
+     * Commits one mutation at the next revision, stamping {@code metadata.resourceVersion}, and waits until the
+     * write counts (see {@link #submit}).
      *
      * @throws StoreException.KeyExists, KeyNotFound or RevisionConflict when the precondition fails
+     * @throws StoreException.Unavailable when the write could not be made durable
      */
-    ChangeEvent commit(Mutation mutation);
+    default ChangeEvent commit(Mutation mutation) {
+        try {
+            return submit(mutation).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof StoreException failure ? failure
+                    : new StoreException.Unavailable("the write could not be made durable: " + e.getCause());
+        }
+    }
+
+    /**
+     * Commits one mutation without waiting for it to count. The precondition and guards are checked before this
+     * returns, against every write submitted before, so a writer that retries on a conflict never waits. The
+     * future completes once the write is visible to readers and watchers (at once in memory mode, after the
+     * log's sync in durable mode), or fails with {@link StoreException.Unavailable} when it never will be; it may
+     * complete on the log's thread.
+     *
+     * @throws StoreException.KeyExists, KeyNotFound, RevisionConflict or GuardChanged when the precondition or a
+     *         guard fails, and Unavailable when the store takes no writes
+     */
+    CompletableFuture<ChangeEvent> submit(Mutation mutation);
 
     /**
      * The object at {@code key} as of {@code revision}, or null if it did not exist then.

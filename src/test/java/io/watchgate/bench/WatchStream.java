@@ -442,6 +442,11 @@ final class WatchStream {
         return true;
     }
 
+    /** The resourceVersion in an object's JSON (the first one in it: its metadata's), or -1. */
+    static long resourceVersion(Buffer json) {
+        return after(json, 0, json.length(), RESOURCE_VERSION);
+    }
+
     /** The decimal number right after the first {@code pattern} in [s, e), or -1. */
     private static long after(Buffer b, int s, int e, byte[] pattern) {
         int last = e - pattern.length;

@@ -8,7 +8,6 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -147,7 +146,12 @@ final class Writer {
                     if (status != (create ? 201 : 200)) {
                         throw new IllegalStateException("HTTP " + status + ": " + WatchStream.truncate(b.toString()));
                     }
-                    return Long.parseLong(new JsonObject(b).getJsonObject("metadata").getString("resourceVersion"));
+                    // scanned rather than parsed: the tool must cost far less than the server it loads
+                    long rv = WatchStream.resourceVersion(b);
+                    if (rv < 0) {
+                        throw new IllegalStateException("no resourceVersion in " + WatchStream.truncate(b.toString()));
+                    }
+                    return rv;
                 }));
             }).onComplete(result -> {
                 long now = System.nanoTime();

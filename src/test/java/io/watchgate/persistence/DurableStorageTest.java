@@ -2,6 +2,7 @@ package io.watchgate.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,7 +27,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -259,6 +262,42 @@ class DurableStorageTest {
         assertEquals(1, recovered.currentRevision());
         assertNull(recovered.get(key("b"), 1), "a refused write does not come back");
         assertEquals(2, recovered.commit(Mutation.create(key("c"), object("c", 4))).revision(), "no revision is reused");
+    }
+
+    @Test
+    void aSubmittedWriteCountsOnlyOnceSyncedWhileTheNextWriterAlreadySeesIt() throws Exception {
+        CountDownLatch disk = new CountDownLatch(1);
+        MemoryStore store = open(settings(), 1000, file -> new FailingChannel(
+                WriteAheadLog.Channels.FILES.open(file), new AtomicBoolean(), disk));
+        CompletableFuture<ChangeEvent> created = store.submit(Mutation.create(key("a"), object("a", 1)));
+        assertThrows(StoreException.KeyExists.class, () -> store.submit(Mutation.create(key("a"), object("a", 2))),
+                "the precondition sees the write on its way to the disk");
+        CompletableFuture<ChangeEvent> updated = store.submit(Mutation.update(key("a"), object("a", 3), 1));
+        assertFalse(created.isDone());
+        assertEquals(0, store.currentRevision(), "readers see nothing before the sync");
+        disk.countDown();
+        assertEquals(1, created.get(10, TimeUnit.SECONDS).revision());
+        assertEquals(2, updated.get(10, TimeUnit.SECONDS).revision());
+        assertEquals("3", store.get(key("a"), 2).tree().at("/data/value").asText());
+    }
+
+    @Test
+    void aStalledDiskHoldsABoundedNumberOfWritesAndRefusesTheRest() throws Exception {
+        CountDownLatch disk = new CountDownLatch(1);
+        MemoryStore store = open(settings(), 100_000, file -> new FailingChannel(
+                WriteAheadLog.Channels.FILES.open(file), new AtomicBoolean(), disk));
+        List<CompletableFuture<ChangeEvent>> waiting = new ArrayList<>();
+        for (int i = 0; i < MemoryStore.MAX_IN_FLIGHT; i++) {
+            waiting.add(store.submit(Mutation.create(key("w" + i), object("w", i))));
+        }
+        StoreException.Unavailable refused = assertThrows(StoreException.Unavailable.class,
+                () -> store.submit(Mutation.create(key("one-too-many"), object("x", 0))));
+        assertTrue(refused.getMessage().contains("waiting for the disk"), refused.getMessage());
+        disk.countDown();
+        CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        assertEquals(MemoryStore.MAX_IN_FLIGHT, store.currentRevision());
+        assertEquals(MemoryStore.MAX_IN_FLIGHT + 1,
+                store.commit(Mutation.create(key("one-too-many"), object("x", 0))).revision(), "taken once it caught up");
     }
 
     @Test

@@ -7,21 +7,37 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** A file channel whose syncs fail while {@code failing} is set, as a disk that errors or fills up. */
+/**
+ * A file channel whose syncs fail while {@code failing} is set, as a disk that errors or fills up, and wait for
+ * {@code stalled} to open, as a disk that hangs.
+ */
 final class FailingChannel extends FileChannel {
 
     private final FileChannel delegate;
     private final AtomicBoolean failing;
+    private final CountDownLatch stalled;
 
     FailingChannel(FileChannel delegate, AtomicBoolean failing) {
+        this(delegate, failing, new CountDownLatch(0));
+    }
+
+    FailingChannel(FileChannel delegate, AtomicBoolean failing, CountDownLatch stalled) {
         this.delegate = delegate;
         this.failing = failing;
+        this.stalled = stalled;
     }
 
     @Override
     public void force(boolean metaData) throws IOException {
+        try {
+            stalled.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while stalled", e);
+        }
         if (failing.get()) {
             throw new IOException("Input/output error (simulated)");
         }
