@@ -10,7 +10,12 @@ import io.watchgate.store.StoredObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -20,6 +25,10 @@ import java.util.List;
  */
 @ApplicationScoped
 public class ResponseBodies {
+
+    /** Lists of this many bytes and more are streamed; smaller ones go whole, with a Content-Length. */
+    static final long STREAM_LISTS_FROM_BYTES = 1 << 20;
+    private static final int STREAM_CHUNK_BYTES = 256 * 1024;
 
     private final Json json;
     private final Tables tables;
@@ -93,38 +102,55 @@ public class ResponseBodies {
 
     private Response list(ListResult result) {
         ResourceType type = result.type();
-        String kind = type.listKind();
-        String apiVersion = type.apiVersion();
-        long revision = result.revision();
         List<StoredObject> items = result.items();
-        String continueToken = result.continueToken();
-        Integer remaining = result.remaining();
-        int size = 128;
+        long size = 2;
         for (StoredObject item : items) {
             size += (item.json() != null ? item.json().length : 256) + 1;
         }
+        byte[] head = listHead(result).getBytes(StandardCharsets.UTF_8);
+        if (size < STREAM_LISTS_FROM_BYTES) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream((int) size + head.length);
+            try {
+                writeList(out, head, type, items);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // not from memory
+            }
+            return Response.ok(out.toByteArray(), MediaType.APPLICATION_JSON_TYPE).build();
+        }
+        // written as it is sent, so a large list holds one chunk of its body at a time (and the snapshot it reads)
+        StreamingOutput body = out -> {
+            BufferedOutputStream chunks = new BufferedOutputStream(out, STREAM_CHUNK_BYTES);
+            writeList(chunks, head, type, items);
+            chunks.flush();
+        };
+        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();
+    }
+
+    private static String listHead(ListResult result) {
         // kind and apiVersion come from the type registry and the token is base64url: nothing needs escaping
         StringBuilder head = new StringBuilder(160)
-                .append("{\"kind\":\"").append(kind)
-                .append("\",\"apiVersion\":\"").append(apiVersion)
-                .append("\",\"metadata\":{\"resourceVersion\":\"").append(revision).append('"');
-        if (continueToken != null) {
-            head.append(",\"continue\":\"").append(continueToken).append('"');
+                .append("{\"kind\":\"").append(result.type().listKind())
+                .append("\",\"apiVersion\":\"").append(result.type().apiVersion())
+                .append("\",\"metadata\":{\"resourceVersion\":\"").append(result.revision()).append('"');
+        if (result.continueToken() != null) {
+            head.append(",\"continue\":\"").append(result.continueToken()).append('"');
         }
-        if (remaining != null) {
-            head.append(",\"remainingItemCount\":").append(remaining);
+        if (result.remaining() != null) {
+            head.append(",\"remainingItemCount\":").append(result.remaining());
         }
-        head.append("},\"items\":[");
-        ByteArrayOutputStream out = new ByteArrayOutputStream(size + head.length());
-        out.writeBytes(head.toString().getBytes(StandardCharsets.UTF_8));
+        return head.append("},\"items\":[").toString();
+    }
+
+    private void writeList(OutputStream out, byte[] head, ResourceType type, List<StoredObject> items)
+            throws IOException {
+        out.write(head);
         for (int i = 0; i < items.size(); i++) {
             if (i > 0) {
                 out.write(',');
             }
-            out.writeBytes(jsonOf(type, items.get(i)));
+            out.write(jsonOf(type, items.get(i)));
         }
         out.write(']');
         out.write('}');
-        return Response.ok(out.toByteArray(), MediaType.APPLICATION_JSON_TYPE).build();
     }
 }

@@ -54,6 +54,29 @@ class ListSemanticsTest {
     }
 
     @Test
+    void aLargeListIsStreamedAndArrivesWholeAtOneRevision() {
+        String ns = newNamespace("large");
+        String value = "x".repeat(64 * 1024);
+        int count = (int) (ResponseBodies.STREAM_LISTS_FROM_BYTES / value.length()) + 4;
+        for (int i = 0; i < count; i++) {
+            createOk(configMaps(ns), configMap(String.format("cm-%03d", i), "\"data\":{\"v\":\"" + value + "\"}"));
+        }
+        long revision = Api.currentRevision();
+        Response list = given().get(configMaps(ns));
+        list.then().statusCode(200)
+                .contentType(ContentType.JSON)
+                .header("Content-Length", nullValue()) // sent as it is written
+                .body("kind", equalTo("ConfigMapList"))
+                .body("items", hasSize(count))
+                .body("items[" + (count - 1) + "].metadata.name", equalTo(String.format("cm-%03d", count - 1)))
+                .body("items[0].data.v", equalTo(value));
+        assertEquals(revision, Long.parseLong(list.path("metadata.resourceVersion")));
+        given().queryParam("limit", 2).get(configMaps(ns)).then().statusCode(200)
+                .header("Content-Length", notNullValue()) // small ones go whole
+                .body("items", hasSize(2));
+    }
+
+    @Test
     void labelAndFieldSelectorsFilter() {
         String ns = newNamespace("select");
         createOk(configMaps(ns), labelled("web-1", "{\"app\":\"web\",\"tier\":\"front\"}"));
