@@ -5,6 +5,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.util.concurrent.CountDownLatch;
@@ -17,7 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <pre>
  * ./mvnw -q test-compile exec:java -Dexec.mainClass=io.watchgate.bench.IdleWatchers -Dexec.classpathScope=test \
- *   -Dexec.args="15000 60"      # watchers, seconds to hold them
+ *   -Dexec.args="15000 60"      # watchers, seconds to hold them: one HTTP/1.1 connection each
+ * ... -Dexec.args="100000 60 8080 1000"   # and a port, and HTTP/2 (cleartext) with this many watches per
+ *                                         # connection, as client-go multiplexes them
  * </pre>
  */
 public final class IdleWatchers {
@@ -26,9 +29,16 @@ public final class IdleWatchers {
         int watchers = Integer.parseInt(args[0]);
         int seconds = Integer.parseInt(args[1]);
         int port = args.length > 2 ? Integer.parseInt(args[2]) : 8080;
+        int streamsPerConnection = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
-        HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
-                new PoolOptions().setHttp1MaxSize(watchers + 10).setMaxWaitQueueSize(-1));
+        HttpClientOptions options = new HttpClientOptions().setKeepAlive(true);
+        PoolOptions pool = new PoolOptions().setHttp1MaxSize(watchers + 10).setMaxWaitQueueSize(-1);
+        if (streamsPerConnection > 1) {
+            options.setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false)
+                    .setHttp2MultiplexingLimit(streamsPerConnection);
+            pool.setHttp2MaxSize((watchers + streamsPerConnection - 1) / streamsPerConnection);
+        }
+        HttpClient client = vertx.createHttpClient(options, pool);
         AtomicInteger established = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
         CountDownLatch done = new CountDownLatch(watchers);
