@@ -11,7 +11,8 @@ import jakarta.enterprise.event.Observes;
 
 /**
  * Refuses request bodies that announce a length over the configured limit with 413 and a Status, before
- * reading them. (Bodies without Content-Length are cut off at the limit as they are read.)
+ * reading them. (Bodies without Content-Length are refused by {@link RequestBodies} once read: write bodies
+ * whole, up to Quarkus' outer cap, and the others at the limit.)
  */
 @ApplicationScoped
 public class BodyLimit {

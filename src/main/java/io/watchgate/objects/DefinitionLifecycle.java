@@ -46,7 +46,7 @@ public class DefinitionLifecycle {
         if (types.isBuiltIn(type)) {
             return 0;
         }
-        StoredObject definition = store.get(key(type.resource()), store.currentRevision());
+        StoredObject definition = store.latest(key(type.resource()));
         if (definition == null) {
             throw ApiException.notFound(type.group(), type.resource(), name);
         }
@@ -103,7 +103,7 @@ public class DefinitionLifecycle {
      */
     StoredObject finalizeIfDone(String resource) {
         while (true) {
-            StoredObject definition = store.get(key(resource), store.currentRevision());
+            StoredObject definition = store.latest(key(resource));
             if (definition == null || !Finalization.isTerminating(definition.tree())
                     || !holdsCleanup(definition.tree()) || hasInstances(resource)) {
                 return definition;

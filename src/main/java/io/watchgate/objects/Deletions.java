@@ -43,7 +43,7 @@ public class Deletions {
             throw ApiException.forbidden("", "namespaces", name, "this namespace may not be deleted");
         }
         while (true) {
-            StoredObject current = store.get(key, store.currentRevision());
+            StoredObject current = store.latest(key);
             if (current == null) {
                 throw ApiException.notFound(type.group(), type.resource(), name);
             }
@@ -98,7 +98,7 @@ public class Deletions {
     private StoredObject deleteOrMark(StoredObject current, boolean dryRun) {
         if (Finalization.hasFinalizers(current.tree())) {
             if (Finalization.isTerminating(current.tree())) {
-                return current;
+                return Store.await(store.counted(current)); // nothing to write, but what it shows may still be on its way to the disk
             }
             ObjectNode marked = current.tree().deepCopy();
             Finalization.markDeleted(marked, clock.instant());
@@ -147,7 +147,7 @@ public class Deletions {
 
     private void deleteContent(StoredObject object) {
         while (true) {
-            StoredObject current = store.get(object.key(), store.currentRevision());
+            StoredObject current = store.latest(object.key());
             if (current == null) {
                 return;
             }

@@ -38,7 +38,7 @@ public class NamespaceLifecycle {
         if (!type.namespaced()) {
             return 0;
         }
-        StoredObject ns = store.get(key(namespace), store.currentRevision());
+        StoredObject ns = store.latest(key(namespace));
         if (ns == null) {
             throw ApiException.notFound("", "namespaces", namespace);
         }
@@ -65,7 +65,7 @@ public class NamespaceLifecycle {
     /** Removes a terminating namespace once nothing is left in it and nothing holds it. */
     StoredObject finalizeIfDone(String namespace) {
         while (true) {
-            StoredObject ns = store.get(key(namespace), store.currentRevision());
+            StoredObject ns = store.latest(key(namespace));
             if (ns == null || !Finalization.isTerminating(ns.tree()) || Finalization.hasFinalizers(ns.tree())
                     || !contents(namespace).isEmpty()) {
                 return ns;

@@ -109,7 +109,7 @@ public class ObjectWrites {
             }
             try {
                 if (dryRun) {
-                    if (store.get(key, store.currentRevision()) != null) {
+                    if (store.latest(key) != null) {
                         throw new StoreException.KeyExists(key);
                     }
                     return CompletableFuture.completedFuture(DryRun.of(key, object));
@@ -183,7 +183,7 @@ public class ObjectWrites {
     }
 
     private StoredObject current(ResourceType type, String namespace, String name) {
-        StoredObject current = store.get(ObjectReads.key(type, namespace, name), store.currentRevision());
+        StoredObject current = store.latest(ObjectReads.key(type, namespace, name));
         if (current == null) {
             throw ApiException.notFound(type.group(), type.resource(), name);
         }
@@ -227,7 +227,7 @@ public class ObjectWrites {
             }, Infrastructure.getDefaultWorkerPool());
         }
         if (ServerFields.sameIgnoringResourceVersion(current.tree(), desired)) {
-            return CompletableFuture.completedFuture(current);
+            return store.counted(current); // it may be a write still on its way to the disk
         }
         if (dryRun) {
             return CompletableFuture.completedFuture(DryRun.of(current.key(), desired));

@@ -36,9 +36,12 @@ public final class MemoryStore implements Store {
     private static final Logger LOG = Logger.getLogger(MemoryStore.class);
     /**
      * Durable mode: writes waiting for the log's sync, at most. A submitted write holds no thread while it waits, so
-     * this bound is what limits the memory a stalled disk can tie up; past it writes answer 503 until it catches up.
+     * this bound and the next are what limit the memory a stalled disk can tie up; past either, writes answer 503
+     * until it catches up.
      */
     public static final int MAX_IN_FLIGHT = 10_000;
+    /** And at most this many bytes of them (as serialized): objects may be up to some MiB each. */
+    public static final long MAX_IN_FLIGHT_BYTES = 64L << 20;
 
     private final ObjectMapper mapper;
     private final Clock clock;
@@ -56,6 +59,8 @@ public final class MemoryStore implements Store {
     private long assigned;
     /** Per key, the newest write on its way to the log: what the next writer's preconditions see. */
     private final Map<ObjectKey, ChangeEvent> unapplied = new HashMap<>();
+    /** Durable mode: the serialized bytes of the writes in {@link #inFlight}. */
+    private long inFlightBytes;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
 
     /**
@@ -97,9 +102,9 @@ public final class MemoryStore implements Store {
         }
         commitLock.lock();
         try {
-            if (inFlight.size() >= MAX_IN_FLIGHT) {
+            if (inFlight.size() >= MAX_IN_FLIGHT || inFlightBytes >= MAX_IN_FLIGHT_BYTES) {
                 throw new StoreException.Unavailable("too many writes are waiting for the disk (" + inFlight.size()
-                        + ")");
+                        + ", " + inFlightBytes + " bytes)");
             }
             ChangeEvent event = prepare(mutation, assigned + 1);
             // shared with the other writers of the same batch: one sync for all of them
@@ -108,6 +113,7 @@ public final class MemoryStore implements Store {
             assigned = event.revision();
             unapplied.put(mutation.key(), event);
             inFlight.add(commit);
+            inFlightBytes += serializedBytes(event);
             return commit.durable();
         } finally {
             commitLock.unlock();
@@ -117,7 +123,7 @@ public final class MemoryStore implements Store {
     /** Checks the mutation against the newest state (applied or on its way to the log) and builds its event. */
     private ChangeEvent prepare(Mutation mutation, long next) {
         ObjectKey key = mutation.key();
-        StoredObject current = latest(key);
+        StoredObject current = newest(key);
         checkPrecondition(mutation, current);
         mutation.guards().forEach(this::checkGuard);
         boolean delete = mutation.op() == Mutation.Op.DELETE;
@@ -127,8 +133,47 @@ public final class MemoryStore implements Store {
         return new ChangeEvent(next, type, stored, current, clock.millis());
     }
 
+    @Override
+    public StoredObject latest(ObjectKey key) {
+        if (log == null) {
+            return newest(key); // nothing is ever on its way: no lock needed
+        }
+        commitLock.lock();
+        try {
+            return newest(key);
+        } finally {
+            commitLock.unlock();
+        }
+    }
+
+    @Override
+    public CompletableFuture<StoredObject> counted(StoredObject object) {
+        if (log != null) {
+            commitLock.lock();
+            try {
+                for (InFlight commit : inFlight) {
+                    if (commit.event().object() == object) {
+                        return commit.durable().thenApply(event -> object);
+                    }
+                }
+                if (object.revision() > revision) {
+                    return CompletableFuture.failedFuture(new StoreException.Unavailable(
+                            "the write of revision " + object.revision() + " could not be made durable"));
+                }
+            } finally {
+                commitLock.unlock();
+            }
+        }
+        return CompletableFuture.completedFuture(object);
+    }
+
+    private static long serializedBytes(ChangeEvent event) {
+        byte[] json = event.object().json();
+        return json == null ? 0 : json.length;
+    }
+
     /** The newest value of {@code key}: a write the log has not confirmed yet counts for the next writer. */
-    private StoredObject latest(ObjectKey key) {
+    private StoredObject newest(ObjectKey key) {
         ChangeEvent pending = unapplied.get(key);
         if (pending != null) {
             return pending.type() == EventType.DELETED ? null : pending.object();
@@ -200,6 +245,7 @@ public final class MemoryStore implements Store {
                     install(event);
                     inFlight.poll();
                     unapplied.remove(event.key(), event);
+                    inFlightBytes -= serializedBytes(event);
                     done.add(commit);
                 }
             } finally {
@@ -218,6 +264,7 @@ public final class MemoryStore implements Store {
                 lost = new ArrayList<>(inFlight);
                 inFlight.clear();
                 unapplied.clear();
+                inFlightBytes = 0;
                 assigned = revision;
             } finally {
                 commitLock.unlock();
@@ -265,7 +312,7 @@ public final class MemoryStore implements Store {
             if (revision != this.revision + 1) {
                 throw new IllegalStateException("revision " + revision + " does not follow " + this.revision);
             }
-            install(new ChangeEvent(revision, type, object, latest(object.key()), committedAtMillis));
+            install(new ChangeEvent(revision, type, object, newest(object.key()), committedAtMillis));
             assigned = revision;
         } finally {
             commitLock.unlock();
@@ -308,7 +355,7 @@ public final class MemoryStore implements Store {
     }
 
     private void checkGuard(Mutation.Guard guard) {
-        StoredObject value = latest(guard.key());
+        StoredObject value = newest(guard.key());
         if (value == null || value.revision() != guard.revision()) {
             throw new StoreException.GuardChanged(guard.key());
         }

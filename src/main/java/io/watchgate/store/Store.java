@@ -25,8 +25,13 @@ public interface Store {
      * @throws StoreException.Unavailable when the write could not be made durable
      */
     default ChangeEvent commit(Mutation mutation) {
+        return await(submit(mutation));
+    }
+
+    /** Waits for a write's future (from {@link #submit} or {@link #counted}), throwing what refused the write. */
+    static <T> T await(CompletableFuture<T> write) {
         try {
-            return submit(mutation).join();
+            return write.join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof StoreException failure ? failure
                     : new StoreException.Unavailable("the write could not be made durable: " + e.getCause());
@@ -44,6 +49,20 @@ public interface Store {
      *         guard fails, and Unavailable when the store takes no writes
      */
     CompletableFuture<ChangeEvent> submit(Mutation mutation);
+
+    /**
+     * The newest state of {@code key}, or null: counting writes submitted and not yet counted, which is what the
+     * next write's precondition is checked against. Writers compute from it, so that a write behind one waiting for
+     * the disk does not conflict with it over and over; readers use {@link #get}, which shows only what counts.
+     */
+    StoredObject latest(ObjectKey key);
+
+    /**
+     * Completes once {@code object}, taken from {@link #latest}, counts: at once when it does already, and
+     * exceptionally with {@link StoreException.Unavailable} when the write that made it was refused. What a write
+     * that changes nothing answers with, so that it never shows a state that may yet be lost.
+     */
+    CompletableFuture<StoredObject> counted(StoredObject object);
 
     /**
      * The object at {@code key} as of {@code revision}, or null if it did not exist then.

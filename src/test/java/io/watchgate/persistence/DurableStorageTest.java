@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
@@ -279,6 +280,64 @@ class DurableStorageTest {
         assertEquals(1, created.get(10, TimeUnit.SECONDS).revision());
         assertEquals(2, updated.get(10, TimeUnit.SECONDS).revision());
         assertEquals("3", store.get(key("a"), 2).tree().at("/data/value").asText());
+    }
+
+    @Test
+    void aWriterComputesFromTheNewestStateSoItNeverConflictsWithAWriteWaitingForTheDisk() throws Exception {
+        CountDownLatch disk = new CountDownLatch(1);
+        MemoryStore store = open(settings(), 1000, file -> new FailingChannel(
+                WriteAheadLog.Channels.FILES.open(file), new AtomicBoolean(), disk));
+        CompletableFuture<ChangeEvent> created = store.submit(Mutation.create(key("a"), object("a", 1)));
+        StoredObject pending = store.latest(key("a"));
+        assertEquals(1, pending.revision(), "writers see the write on its way");
+        assertNull(store.get(key("a"), store.currentRevision()), "readers do not");
+        CompletableFuture<StoredObject> shown = store.counted(pending);
+        CompletableFuture<ChangeEvent> updated = store.submit(Mutation.update(key("a"), object("a", 2),
+                pending.revision()));
+        assertFalse(shown.isDone(), "a state is only shown once it counts");
+        disk.countDown();
+        assertEquals(1, created.get(10, TimeUnit.SECONDS).revision());
+        assertEquals(2, updated.get(10, TimeUnit.SECONDS).revision());
+        assertEquals(pending, shown.get(10, TimeUnit.SECONDS));
+        assertTrue(store.counted(store.latest(key("a"))).isDone(), "what counts already is shown at once");
+    }
+
+    @Test
+    void aStateWhoseWriteIsRefusedIsNeverShown() throws Exception {
+        CountDownLatch disk = new CountDownLatch(1);
+        AtomicBoolean failing = new AtomicBoolean(true);
+        MemoryStore store = open(settings(), 1000, file -> new FailingChannel(
+                WriteAheadLog.Channels.FILES.open(file), failing, disk));
+        CompletableFuture<ChangeEvent> created = store.submit(Mutation.create(key("a"), object("a", 1)));
+        CompletableFuture<StoredObject> shown = store.counted(store.latest(key("a")));
+        disk.countDown();
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> shown.get(10, TimeUnit.SECONDS));
+        assertTrue(refused.getCause() instanceof StoreException.Unavailable, refused.toString());
+        assertThrows(ExecutionException.class, () -> created.get(10, TimeUnit.SECONDS));
+        assertNull(store.latest(key("a")));
+    }
+
+    @Test
+    void theBytesWaitingForAStalledDiskAreBoundedToo() throws Exception {
+        CountDownLatch disk = new CountDownLatch(1);
+        MemoryStore store = open(settings(), 100_000, file -> new FailingChannel(
+                WriteAheadLog.Channels.FILES.open(file), new AtomicBoolean(), disk));
+        String large = "x".repeat(64 * 1024);
+        List<CompletableFuture<ChangeEvent>> waiting = new ArrayList<>();
+        try {
+            while (waiting.size() <= MemoryStore.MAX_IN_FLIGHT) {
+                ObjectNode object = object("w", waiting.size());
+                ((ObjectNode) object.get("data")).put("large", large);
+                waiting.add(store.submit(Mutation.create(key("w" + waiting.size()), object)));
+            }
+        } catch (StoreException.Unavailable e) {
+            assertTrue(e.getMessage().contains("waiting for the disk"), e.getMessage());
+        } finally {
+            disk.countDown();
+        }
+        long bound = MemoryStore.MAX_IN_FLIGHT_BYTES / large.length();
+        assertTrue(waiting.size() >= bound / 2 && waiting.size() <= bound + 1, waiting.size() + " writes waited");
+        CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
     }
 
     @Test
