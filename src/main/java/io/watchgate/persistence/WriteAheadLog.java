@@ -109,6 +109,11 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
         }
     }
 
+    /** Why the log takes no writes until a restart has recovered from the disk, or null while it takes them. */
+    public String refusal() {
+        return broken;
+    }
+
     /** Syncs so far: fewer than entries when writers share them. */
     public long syncs() {
         return syncs.get();
