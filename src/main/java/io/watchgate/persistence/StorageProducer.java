@@ -42,8 +42,13 @@ public class StorageProducer {
      * from the disk can mend. Empty in memory mode.
      */
     public Optional<String> writesRefusedUntilRestart() {
+        return log().map(WriteAheadLog::refusal);
+    }
+
+    /** The write-ahead log, in durable mode. */
+    public Optional<WriteAheadLog> log() {
         DurableStorage storage = durable;
-        return storage == null ? Optional.empty() : Optional.ofNullable(storage.log().refusal());
+        return storage == null ? Optional.empty() : Optional.of(storage.log());
     }
 
     void stop(@Observes ShutdownEvent event) {

@@ -57,6 +57,7 @@ public final class MemoryStore implements Store {
     /** Per key, the newest write on its way to the log: what the next writer's preconditions see. */
     private final Map<ObjectKey, ChangeEvent> unapplied = new HashMap<>();
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
+    private final ObjectCounts counts = new ObjectCounts();
 
     /**
      * @param maxRevisions     at most this many revisions of history are kept
@@ -75,6 +76,11 @@ public final class MemoryStore implements Store {
     @Override
     public long currentRevision() {
         return revision;
+    }
+
+    /** How many objects of each resource the newest revision holds. */
+    public ObjectCounts objectCounts() {
+        return counts;
     }
 
     @Override
@@ -156,6 +162,7 @@ public final class MemoryStore implements Store {
             chain.push(next, value);
         }
         history.append(event);
+        counts.change(event);
         revision = next;
         for (CommitListener listener : listeners) {
             try {
@@ -244,6 +251,7 @@ public final class MemoryStore implements Store {
             }
             for (StoredObject object : state) {
                 index.put(object.key(), new VersionChain(new Version(object.revision(), object, null)));
+                counts.restored(object);
             }
             history.startAt(revision);
             this.revision = revision;
