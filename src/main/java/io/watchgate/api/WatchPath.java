@@ -13,6 +13,15 @@ import java.util.List;
  */
 record WatchPath(String group, String version, String namespace, String plural, String name, boolean legacy) {
 
+    /**
+     * The path with its variable parts as placeholders, always in the {@code watch/} form: what request metrics
+     * tag a watch with, apart from lists and without a series per namespace.
+     */
+    String template() {
+        return (group.isEmpty() ? "/api/{version}" : "/apis/{group}/{version}") + "/watch"
+                + (namespace == null ? "" : "/namespaces/{namespace}") + "/{plural}" + (name == null ? "" : "/{name}");
+    }
+
     /** The path's parts, or null when it names nothing a watch can be served on. */
     static WatchPath parse(String path) {
         if (path == null) {

@@ -46,6 +46,8 @@ public class WatchRoute {
 
     /** After Quarkus' own handlers (CORS among them), before the resource API. */
     private static final int ORDER = 9_000;
+    /** Where Quarkus' request metrics look for a request's path template (RESTEasy sets it for its own). */
+    private static final String METRICS_PATH_TEMPLATE = "UrlPathTemplate";
 
     private final ResourceTypes types;
     private final WatchHubs hubs;
@@ -90,6 +92,7 @@ public class WatchRoute {
                 context.next();
                 return;
             }
+            Vertx.currentContext().putLocal(METRICS_PATH_TEMPLATE, path.template());
             Target target = path.name() == null
                     ? Target.resolve(types, path.group(), path.version(), path.namespace(), path.plural())
                     : Target.resolveObject(types, path.group(), path.version(), path.namespace(), path.plural());

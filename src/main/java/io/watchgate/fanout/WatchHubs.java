@@ -113,6 +113,11 @@ public class WatchHubs {
         return Future.all(ended).mapEmpty();
     }
 
+    /** Whether watches are being ended and new ones refused (see {@link #drain()}). */
+    public boolean draining() {
+        return draining;
+    }
+
     public void resume() {
         draining = false;
     }

@@ -10,6 +10,7 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /** Wires the store: in memory only, or recovered from its data directory and logging every commit. */
@@ -34,6 +35,20 @@ public class StorageProducer {
             durable = DurableStorage.open(storage, store, mapper);
         }
         return store;
+    }
+
+    /**
+     * Why the store takes no writes until a restart, if so: its write-ahead log failed in a way only recovery
+     * from the disk can mend. Empty in memory mode.
+     */
+    public Optional<String> writesRefusedUntilRestart() {
+        return log().map(WriteAheadLog::refusal);
+    }
+
+    /** The write-ahead log, in durable mode. */
+    public Optional<WriteAheadLog> log() {
+        DurableStorage storage = durable;
+        return storage == null ? Optional.empty() : Optional.of(storage.log());
     }
 
     void stop(@Observes ShutdownEvent event) {

@@ -47,6 +47,7 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
     private final Thread writer;
     private final AtomicLong syncs = new AtomicLong();
     private final AtomicLong entries = new AtomicLong();
+    private final AtomicLong syncNanos = new AtomicLong();
     private volatile boolean closing;
     private volatile String broken;
     private Sink sink;
@@ -109,6 +110,11 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
         }
     }
 
+    /** Why the log takes no writes until a restart has recovered from the disk, or null while it takes them. */
+    public String refusal() {
+        return broken;
+    }
+
     /** Syncs so far: fewer than entries when writers share them. */
     public long syncs() {
         return syncs.get();
@@ -116,6 +122,11 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
 
     public long entries() {
         return entries.get();
+    }
+
+    /** Time spent in syncs so far, in nanoseconds: over {@link #syncs()}, the mean sync latency. */
+    public long syncNanos() {
+        return syncNanos.get();
     }
 
     private void run() {
@@ -175,7 +186,9 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
         while (done < total) {
             done += segment.write(frames);
         }
+        long syncStart = System.nanoTime();
         segment.force(false);
+        syncNanos.addAndGet(System.nanoTime() - syncStart);
         syncs.incrementAndGet();
         entries.addAndGet(batch.size());
         segmentSize += total;

@@ -62,6 +62,7 @@ public final class MemoryStore implements Store {
     /** Durable mode: the serialized bytes of the writes in {@link #inFlight}. */
     private long inFlightBytes;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
+    private final ObjectCounts counts = new ObjectCounts();
 
     /**
      * @param maxRevisions     at most this many revisions of history are kept
@@ -80,6 +81,11 @@ public final class MemoryStore implements Store {
     @Override
     public long currentRevision() {
         return revision;
+    }
+
+    /** How many objects of each resource the newest revision holds. */
+    public ObjectCounts objectCounts() {
+        return counts;
     }
 
     @Override
@@ -201,6 +207,7 @@ public final class MemoryStore implements Store {
             chain.push(next, value);
         }
         history.append(event);
+        counts.change(event);
         revision = next;
         for (CommitListener listener : listeners) {
             try {
@@ -291,6 +298,7 @@ public final class MemoryStore implements Store {
             }
             for (StoredObject object : state) {
                 index.put(object.key(), new VersionChain(new Version(object.revision(), object, null)));
+                counts.restored(object);
             }
             history.startAt(revision);
             this.revision = revision;

@@ -258,6 +258,7 @@ class DurableStorageTest {
         StoreException.Unavailable refused = assertThrows(StoreException.Unavailable.class,
                 () -> store.commit(Mutation.update(key("a"), object("a", 3), 1)));
         assertTrue(refused.getMessage().contains("restart"), refused.getMessage());
+        assertTrue(opened.get(0).log().refusal().contains("restart"), "what the liveness probe reports");
         stopLast();
         MemoryStore recovered = open(settings(), 1000);
         assertEquals(1, recovered.currentRevision());

@@ -1,0 +1,77 @@
+package io.watchgate.health;
+
+import io.quarkus.runtime.StartupEvent;
+import io.watchgate.fanout.WatchHubs;
+import io.watchgate.persistence.StorageProducer;
+import io.watchgate.store.Store;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import java.util.Optional;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Liveness;
+import org.eclipse.microprofile.health.Readiness;
+import org.eclipse.microprofile.health.Startup;
+
+/**
+ * The probes Kubernetes asks (SmallRye Health, under {@code /q/health}):
+ * <ul>
+ * <li>started: the store is recovered and the server took its first steps (the default namespace exists);</li>
+ * <li>live: unless the write-ahead log failed in a way only a restart mends, which is what a failed liveness
+ * probe brings about;</li>
+ * <li>ready: started, taking writes, and not draining watches for a shutdown.</li>
+ * </ul>
+ */
+@ApplicationScoped
+public class StoreHealth {
+
+    private final Store store;
+    private final StorageProducer storage;
+    private final WatchHubs watches;
+    private volatile boolean started;
+
+    StoreHealth(Store store, StorageProducer storage, WatchHubs watches) {
+        this.store = store;
+        this.storage = storage;
+        this.watches = watches;
+    }
+
+    void started(@Observes StartupEvent event) {
+        started = true;
+    }
+
+    @Produces
+    @Startup
+    HealthCheck startup() {
+        return () -> withRevision(HealthCheckResponse.named("store recovered").status(started));
+    }
+
+    @Produces
+    @Liveness
+    HealthCheck liveness() {
+        return () -> {
+            Optional<String> refusal = storage.writesRefusedUntilRestart();
+            return withRevision(HealthCheckResponse.named("write-ahead log").status(refusal.isEmpty())
+                    .withData("refusal", refusal.orElse("none")));
+        };
+    }
+
+    @Produces
+    @Readiness
+    HealthCheck readiness() {
+        return () -> {
+            Optional<String> refusal = storage.writesRefusedUntilRestart();
+            boolean draining = watches.draining();
+            return withRevision(HealthCheckResponse.named("serving")
+                    .status(started && refusal.isEmpty() && !draining)
+                    .withData("draining", draining)
+                    .withData("takesWrites", refusal.isEmpty()));
+        };
+    }
+
+    private HealthCheckResponse withRevision(HealthCheckResponseBuilder builder) {
+        return builder.withData("revision", store.currentRevision()).build();
+    }
+}

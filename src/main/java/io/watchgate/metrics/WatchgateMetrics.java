@@ -1,0 +1,55 @@
+package io.watchgate.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.watchgate.fanout.WatchHubs;
+import io.watchgate.persistence.StorageProducer;
+import io.watchgate.persistence.WriteAheadLog;
+import io.watchgate.store.MemoryStore;
+import io.watchgate.store.ObjectCounts;
+import jakarta.inject.Singleton;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * watchgate's own meters, next to Quarkus' HTTP request metrics, at {@code /q/metrics}. All of them read
+ * counters the store, the log and the watch hubs keep anyway: nothing here runs per request or per event.
+ */
+@Singleton
+public class WatchgateMetrics implements MeterBinder {
+
+    private final MemoryStore store;
+    private final WatchHubs watches;
+    private final StorageProducer storage;
+
+    WatchgateMetrics(MemoryStore store, WatchHubs watches, StorageProducer storage) {
+        this.store = store;
+        this.watches = watches;
+        this.storage = storage;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        Gauge.builder("watchgate.store.revision", store, MemoryStore::currentRevision)
+                .description("the newest committed resourceVersion").register(registry);
+        Gauge.builder("watchgate.store.oldest.revision", store, MemoryStore::oldestRevision)
+                .description("the oldest resourceVersion a read or watch can still start from").register(registry);
+        ObjectCounts counts = store.objectCounts();
+        counts.onNewResource(resource -> Gauge.builder("watchgate.objects", counts, c -> c.of(resource))
+                .tag("resource", resource).description("objects stored now").register(registry));
+
+        Gauge.builder("watchgate.watches.active", watches, WatchHubs::active)
+                .description("watches being served").register(registry);
+        FunctionCounter.builder("watchgate.watches.ended.slow", watches, WatchHubs::endedSlow)
+                .description("watches ended because their client stopped reading").register(registry);
+
+        storage.log().ifPresent(log -> {
+            FunctionTimer.builder("watchgate.wal.sync", log, WriteAheadLog::syncs, WriteAheadLog::syncNanos,
+                    TimeUnit.NANOSECONDS).description("fdatasyncs of the write-ahead log").register(registry);
+            FunctionCounter.builder("watchgate.wal.entries", log, WriteAheadLog::entries)
+                    .description("writes made durable").register(registry);
+        });
+    }
+}

@@ -1,0 +1,60 @@
+package io.watchgate.metrics;
+
+import static io.restassured.RestAssured.given;
+import static io.watchgate.api.Api.configMap;
+import static io.watchgate.api.Api.configMaps;
+import static io.watchgate.api.Api.createOk;
+import static io.watchgate.api.Api.newNamespace;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.watchgate.api.Api;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** What Prometheus scrapes at /q/metrics: the store, the watches, and request latencies by path template. */
+@QuarkusTest
+class MetricsTest {
+
+    private static double sample(String metrics, String series) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.E+-]+)$").matcher(metrics);
+        assertTrue(m.find(), series + " is not in:\n" + metrics);
+        return Double.parseDouble(m.group(1));
+    }
+
+    @Test
+    void theStoreAndItsObjectsAreCounted() {
+        String ns = newNamespace("metrics");
+        String first = given().get("/q/metrics").asString();
+        // a resource gets its series with its first object
+        double before = first.contains("watchgate_objects{resource=\"configmaps\"}")
+                ? sample(first, "watchgate_objects{resource=\"configmaps\"}") : 0;
+        createOk(configMaps(ns), configMap("a", ""));
+        createOk(configMaps(ns), configMap("b", ""));
+        given().delete(configMaps(ns) + "/a").then().statusCode(200);
+        long revision = Api.currentRevision();
+        String metrics = given().get("/q/metrics").asString();
+        assertEquals(before + 1, sample(metrics, "watchgate_objects{resource=\"configmaps\"}"));
+        assertTrue(sample(metrics, "watchgate_store_revision") >= revision);
+        assertTrue(sample(metrics, "watchgate_store_oldest_revision") >= 0);
+    }
+
+    @Test
+    void requestLatenciesAreHistogramsByPathTemplateWithWatchesApart() {
+        String ns = newNamespace("latency");
+        createOk(configMaps(ns), configMap("a", ""));
+        given().get(configMaps(ns)).then().statusCode(200);
+        given().queryParam("watch", "true").queryParam("timeoutSeconds", "1").get(configMaps(ns))
+                .then().statusCode(200);
+        String metrics = given().get("/q/metrics").asString();
+        assertTrue(sample(metrics, "http_server_requests_seconds_bucket{method=\"GET\",outcome=\"SUCCESS\",status=\"200\","
+                + "uri=\"/api/{version}/namespaces/{namespace}/{plural}\",le=\"+Inf\"}") >= 1);
+        assertTrue(sample(metrics, "http_server_requests_seconds_count{method=\"GET\",outcome=\"SUCCESS\",status=\"200\","
+                + "uri=\"/api/{version}/watch/namespaces/{namespace}/{plural}\"}") >= 1);
+        assertTrue(!metrics.contains("uri=\"/api/v1/namespaces/" + ns), "no series per namespace");
+        assertTrue(sample(metrics, "watchgate_watches_active") >= 0);
+        assertTrue(sample(metrics, "watchgate_watches_ended_slow_total") >= 0);
+    }
+}
