@@ -1,5 +1,6 @@
 package io.watchgate.fanout;
 
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -17,12 +18,19 @@ import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jboss.logging.Logger;
 
 /** One {@link WatchHub} per event loop, made when the loop serves its first watch, and the watch count. */
 @ApplicationScoped
 public class WatchHubs {
+
+    private static final Logger LOG = Logger.getLogger(WatchHubs.class);
+    private static final long ENDING_TIMEOUT_SECONDS = 10;
 
     private final Vertx vertx;
     private final Store store;
@@ -122,11 +130,30 @@ public class WatchHubs {
         draining = false;
     }
 
+    /**
+     * Shutting down: ends every watch (with a last bookmark for those that asked for bookmarks) and waits until
+     * each loop has written its ends, so that they go out before the connections close and clients re-watch from
+     * where they were rather than from a cut stream.
+     */
+    void shuttingDown(@Observes ShutdownDelayInitiatedEvent event) {
+        endAllBeforeShutdown();
+    }
+
     void stop(@Observes ShutdownEvent shutdown) {
-        draining = true;
+        endAllBeforeShutdown();
         for (WatchHub hub : hubs.values()) {
             hub.context().runOnContext(v -> hub.close());
         }
         hubs.clear();
+    }
+
+    private void endAllBeforeShutdown() {
+        try {
+            drain().toCompletionStage().toCompletableFuture().get(ENDING_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warnf("not every watch was ended cleanly before shutting down: %s", e);
+        }
     }
 }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** The packaged application (target/quarkus-app), run as a child process on a data directory of the test's. */
 final class PackagedApp implements AutoCloseable {
@@ -86,6 +87,15 @@ final class PackagedApp implements AutoCloseable {
         return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** SIGTERM, as Kubernetes stops a pod; returns once the process has exited (or throws after {@code seconds}). */
+    int terminate(long seconds) throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the app did not exit within " + seconds + " s of SIGTERM");
+        }
+        return process.exitValue();
     }
 
     /** kill -9: no shutdown hook, no flush, nothing. */
