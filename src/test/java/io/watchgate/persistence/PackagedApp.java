@@ -13,7 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** The packaged application (target/quarkus-app), run as a child process on a data directory of the test's. */
+/**
+ * The packaged application (target/quarkus-app, or the native executable in the native profile), run as a child
+ * process on a data directory of the test's.
+ */
 final class PackagedApp implements AutoCloseable {
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -29,21 +32,27 @@ final class PackagedApp implements AutoCloseable {
 
     /** Starts the app and returns once it answers HTTP (30 s at most). */
     static PackagedApp start(Path dataDir, Path log, String... properties) throws Exception {
-        Path jar = Path.of(System.getProperty("quarkus.app.jar", "target/quarkus-app/quarkus-run.jar"));
-        if (!Files.exists(jar)) {
-            throw new IllegalStateException(jar + " is missing: run the integration tests after `package`");
+        boolean nativeImage = Boolean.getBoolean("watchgate.it.native");
+        Path binary = nativeImage ? Path.of(System.getProperty("native.image.path", "target/watchgate-runner"))
+                : Path.of(System.getProperty("quarkus.app.jar", "target/quarkus-app/quarkus-run.jar"));
+        if (!Files.exists(binary)) {
+            throw new IllegalStateException(binary + " is missing: run the integration tests after `package`");
         }
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx256m", "-Dquarkus.http.port=" + port, "-Dwatchgate.storage.mode=durable",
+        // the same flags for a native executable as for the JVM: both read -D properties and -Xmx
+        List<String> command = new ArrayList<>(nativeImage ? List.of(binary.toString())
+                : List.of(ProcessHandle.current().info().command().orElse("java")));
+        command.addAll(List.of("-Xmx256m", "-Dquarkus.http.port=" + port, "-Dwatchgate.storage.mode=durable",
                 "-Dwatchgate.storage.data-dir=" + dataDir, "-Dwatchgate.storage.create-data-dir=true"));
         for (String property : properties) {
             command.add("-D" + property);
         }
-        command.addAll(List.of("-jar", jar.toString()));
+        if (!nativeImage) {
+            command.addAll(List.of("-jar", binary.toString()));
+        }
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         PackagedApp app = new PackagedApp(process, port);

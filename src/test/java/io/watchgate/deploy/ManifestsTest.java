@@ -1,0 +1,213 @@
+package io.watchgate.deploy;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.quarkus.test.junit.QuarkusTest;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The manifests in k8s/ against the application they deploy: every file parses and is listed, names and selectors
+ * tie the objects together, the probes hit health endpoints that answer, the port is the one the server listens
+ * on, every configuration key is one the application has, and the pod is locked down.
+ */
+@QuarkusTest
+class ManifestsTest {
+
+    private static final Path K8S = Path.of("k8s");
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Map<String, JsonNode> BASE = new HashMap<>();
+    private static Properties defaults;
+
+    @BeforeAll
+    static void read() throws IOException {
+        for (Path file : yamlFiles(K8S.resolve("base"))) {
+            JsonNode manifest = YAML.readTree(file.toFile());
+            if (!manifest.path("kind").asText().equals("Kustomization")) {
+                BASE.put(manifest.path("kind").asText() + "/" + manifest.at("/metadata/name").asText(), manifest);
+            }
+        }
+        defaults = new Properties();
+        try (var in = Files.newBufferedReader(Path.of("src/main/resources/application.properties"))) {
+            defaults.load(in);
+        }
+    }
+
+    private static List<Path> yamlFiles(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        }
+    }
+
+    private static JsonNode base(String kindAndName) {
+        JsonNode manifest = BASE.get(kindAndName);
+        assertNotNull(manifest, kindAndName + " is not in k8s/base: " + BASE.keySet());
+        return manifest;
+    }
+
+    private static JsonNode container() {
+        JsonNode containers = base("StatefulSet/watchgate").at("/spec/template/spec/containers");
+        assertEquals(1, containers.size());
+        return containers.get(0);
+    }
+
+    private static Map<String, String> labels(JsonNode node) {
+        Map<String, String> labels = new HashMap<>();
+        node.fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+        return labels;
+    }
+
+    /** The application.properties the base ConfigMap holds. */
+    private static Properties baseConfig() throws IOException {
+        Properties config = new Properties();
+        config.load(new StringReader(base("ConfigMap/watchgate-config").at("/data/application.properties").asText()));
+        return config;
+    }
+
+    @Test
+    void everyManifestParsesAndEveryKustomizationListsFilesThatExist() throws IOException {
+        List<Path> files = yamlFiles(K8S);
+        assertTrue(files.size() >= 10, files.toString());
+        for (Path file : files) {
+            JsonNode manifest = YAML.readTree(file.toFile());
+            assertFalse(manifest.path("apiVersion").asText().isEmpty(), file + " has no apiVersion");
+            assertFalse(manifest.path("kind").asText().isEmpty(), file + " has no kind");
+            if (!manifest.path("kind").asText().equals("Kustomization")) {
+                assertFalse(manifest.at("/metadata/name").asText().isEmpty(), file + " has no name");
+                continue;
+            }
+            List<String> listed = new ArrayList<>();
+            manifest.path("resources").forEach(r -> listed.add(r.asText()));
+            manifest.path("patches").forEach(p -> listed.add(p.path("path").asText()));
+            manifest.path("configMapGenerator").forEach(g -> g.path("files").forEach(f -> listed.add(f.asText())));
+            for (String entry : listed) {
+                assertTrue(Files.exists(file.getParent().resolve(entry)), file + " lists " + entry + ", missing");
+            }
+        }
+        List<String> baseFiles = new ArrayList<>();
+        YAML.readTree(K8S.resolve("base/kustomization.yaml").toFile()).path("resources")
+                .forEach(r -> baseFiles.add(r.asText()));
+        for (Path file : yamlFiles(K8S.resolve("base"))) {
+            String name = file.getFileName().toString();
+            assertTrue(name.equals("kustomization.yaml") || baseFiles.contains(name), name + " is not in the base");
+        }
+    }
+
+    @Test
+    void theContainerServesOnTheServersPortAndTheServicesReachIt() {
+        JsonNode port = container().path("ports").get(0);
+        assertEquals("http", port.path("name").asText());
+        assertEquals(Integer.parseInt(defaults.getProperty("quarkus.http.port")), port.path("containerPort").asInt());
+        for (String service : List.of("Service/watchgate", "Service/watchgate-headless")) {
+            assertEquals("http", base(service).at("/spec/ports/0/targetPort").asText(), service);
+        }
+        JsonNode statefulSet = base("StatefulSet/watchgate");
+        assertEquals("watchgate-headless", statefulSet.at("/spec/serviceName").asText());
+        assertEquals("None", base("Service/watchgate-headless").at("/spec/clusterIP").asText());
+        assertEquals(1, statefulSet.at("/spec/replicas").asInt(), "one writer per data directory");
+    }
+
+    @Test
+    void everySelectorSelectsThePods() {
+        Map<String, String> pods = labels(base("StatefulSet/watchgate").at("/spec/template/metadata/labels"));
+        Map<String, JsonNode> selectors = Map.of(
+                "StatefulSet", base("StatefulSet/watchgate").at("/spec/selector/matchLabels"),
+                "Service", base("Service/watchgate").at("/spec/selector"),
+                "headless Service", base("Service/watchgate-headless").at("/spec/selector"),
+                "PodDisruptionBudget", base("PodDisruptionBudget/watchgate").at("/spec/selector/matchLabels"),
+                "NetworkPolicy", base("NetworkPolicy/watchgate").at("/spec/podSelector/matchLabels"));
+        selectors.forEach((what, selector) -> {
+            Map<String, String> wanted = labels(selector);
+            assertFalse(wanted.isEmpty(), what + " selects every pod of the namespace");
+            wanted.forEach((k, v) -> assertEquals(v, pods.get(k), what + " selects " + k + "=" + v));
+        });
+    }
+
+    @Test
+    void theProbesAskHealthEndpointsThatAnswer() {
+        JsonNode container = container();
+        Map<String, String> probes = Map.of("startupProbe", "/q/health/started", "readinessProbe", "/q/health/ready",
+                "livenessProbe", "/q/health/live");
+        probes.forEach((probe, path) -> {
+            assertEquals(path, container.at("/" + probe + "/httpGet/path").asText(), probe);
+            assertEquals("http", container.at("/" + probe + "/httpGet/port").asText(), probe);
+            given().get(path).then().statusCode(200);
+        });
+        given().get(base("StatefulSet/watchgate").at("/spec/template/metadata/annotations/prometheus.io~1path")
+                .asText()).then().statusCode(200);
+    }
+
+    @Test
+    void theConfigurationHoldsOnlyKeysTheApplicationHasAndPutsTheDataOnTheVolume() throws IOException {
+        List<Properties> configs = new ArrayList<>();
+        configs.add(baseConfig());
+        Properties dev = new Properties();
+        try (var in = Files.newBufferedReader(K8S.resolve("overlays/dev/application.properties"))) {
+            dev.load(in);
+        }
+        configs.add(dev);
+        String readme = Files.readString(Path.of("README.md"));
+        JsonNode container = container();
+        String dataMount = null;
+        String configMount = null;
+        for (JsonNode mount : container.path("volumeMounts")) {
+            if (mount.path("name").asText().equals("data")) {
+                dataMount = mount.path("mountPath").asText();
+            }
+            if (mount.path("name").asText().equals("config")) {
+                configMount = mount.path("mountPath").asText();
+            }
+        }
+        assertNotNull(dataMount);
+        assertEquals(configMount + "/application.properties", container.path("env").findValues("value").stream()
+                .map(JsonNode::asText).filter(v -> v.endsWith(".properties")).findFirst().orElse(""));
+        for (Properties config : configs) {
+            for (String key : config.stringPropertyNames()) {
+                assertTrue(defaults.containsKey(key) || readme.contains("`" + key + "`"),
+                        key + " is no configuration key of the application");
+            }
+            assertTrue(config.getProperty("watchgate.storage.data-dir").startsWith(dataMount + "/"),
+                    "the data directory is on the volume");
+            assertEquals("durable", config.getProperty("watchgate.storage.mode"));
+        }
+        assertEquals("data", base("StatefulSet/watchgate").at("/spec/volumeClaimTemplates/0/metadata/name").asText());
+        assertEquals("watchgate-config", base("StatefulSet/watchgate").at("/spec/template/spec/volumes").findValues(
+                "configMap").get(0).path("name").asText());
+    }
+
+    @Test
+    void thePodIsLockedDownAndHasTimeToDrain() throws IOException {
+        JsonNode pod = base("StatefulSet/watchgate").at("/spec/template/spec");
+        JsonNode security = container().path("securityContext");
+        assertTrue(pod.at("/securityContext/runAsNonRoot").asBoolean());
+        assertEquals("RuntimeDefault", pod.at("/securityContext/seccompProfile/type").asText());
+        assertTrue(security.path("readOnlyRootFilesystem").asBoolean());
+        assertFalse(security.path("allowPrivilegeEscalation").asBoolean(true));
+        assertEquals("ALL", security.at("/capabilities/drop/0").asText());
+        assertFalse(pod.path("automountServiceAccountToken").asBoolean(true));
+        assertNotNull(BASE.get("ServiceAccount/" + pod.path("serviceAccountName").asText()));
+        assertTrue(container().at("/resources/limits/memory").isTextual(), "a memory limit");
+        assertTrue(container().at("/resources/requests/cpu").isTextual(), "a CPU request");
+        Duration delay = Duration.parse("PT" + baseConfig().getProperty("quarkus.shutdown.delay").toUpperCase());
+        assertTrue(pod.path("terminationGracePeriodSeconds").asLong() >= delay.toSeconds() + 15,
+                "the grace period covers the shutdown delay and the drain");
+    }
+}
