@@ -104,9 +104,19 @@ final class WatchHub implements WatchLoop {
     }
 
     @Override
+    public void eventsSent(int events) {
+        hubs.counts().eventsSent(events);
+    }
+
+    @Override
+    public void bookmarkSent() {
+        hubs.counts().bookmarkSent();
+    }
+
+    @Override
     public void detach(Watcher watcher, boolean slow) {
         timers.cancel(watcher);
-        hubs.detached(slow);
+        hubs.detached(watcher, slow);
         if (dispatching) {
             detachedWhileDispatching.add(watcher);
         } else {

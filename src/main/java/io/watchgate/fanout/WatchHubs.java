@@ -39,6 +39,7 @@ public class WatchHubs {
     private final ConcurrentHashMap<Thread, WatchHub> hubs = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicLong endedSlow = new AtomicLong();
+    private final WatchCounts counts = new WatchCounts();
     private volatile boolean draining;
 
     WatchHubs(Vertx vertx, Store store, EventFrames frames, WatchConfig config) {
@@ -82,17 +83,24 @@ public class WatchHubs {
         }
         WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(), t -> new WatchHub(vertx, store, frames, this));
         Watcher watcher = new Watcher(spec, sink, hub, store, frames, config);
+        counts.started(watcher.resource(), watcher.form());
         hub.attach(watcher);
         if (draining) {
             watcher.end(); // a drain began while this loop's hub was being made: it may not have seen this one
         }
     }
 
-    void detached(boolean slow) {
+    void detached(Watcher watcher, boolean slow) {
         active.decrementAndGet();
+        counts.ended(watcher.resource(), watcher.form());
         if (slow) {
             endedSlow.incrementAndGet();
         }
+    }
+
+    /** Watches by resource and form, and what they were sent: for metrics. */
+    public WatchCounts counts() {
+        return counts;
     }
 
     public int active() {

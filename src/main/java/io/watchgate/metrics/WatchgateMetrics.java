@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.watchgate.fanout.WatchCounts;
 import io.watchgate.fanout.WatchHubs;
 import io.watchgate.persistence.StorageProducer;
 import io.watchgate.persistence.WriteAheadLog;
@@ -36,12 +37,20 @@ public class WatchgateMetrics implements MeterBinder {
                 .description("the newest committed resourceVersion").register(registry);
         Gauge.builder("watchgate.store.oldest.revision", store, MemoryStore::oldestRevision)
                 .description("the oldest resourceVersion a read or watch can still start from").register(registry);
-        ObjectCounts counts = store.objectCounts();
-        counts.onNewResource(resource -> Gauge.builder("watchgate.objects", counts, c -> c.of(resource))
+        ObjectCounts objects = store.objectCounts();
+        objects.onNewResource(resource -> Gauge.builder("watchgate.objects", objects, c -> c.of(resource))
                 .tag("resource", resource).description("objects stored now").register(registry));
 
         Gauge.builder("watchgate.watches.active", watches, WatchHubs::active)
                 .description("watches being served").register(registry);
+        WatchCounts counts = watches.counts();
+        counts.onNewKind(kind -> Gauge.builder("watchgate.watches", counts, c -> c.open(kind))
+                .tags("resource", kind.resource(), "form", kind.form())
+                .description("watches being served, by resource and form").register(registry));
+        FunctionCounter.builder("watchgate.watch.events.sent", counts, WatchCounts::eventsSent)
+                .description("events written to watchers (each once per watcher)").register(registry);
+        FunctionCounter.builder("watchgate.watch.bookmarks.sent", counts, WatchCounts::bookmarksSent)
+                .description("bookmarks written to watchers").register(registry);
         FunctionCounter.builder("watchgate.watches.ended.slow", watches, WatchHubs::endedSlow)
                 .description("watches ended because their client stopped reading").register(registry);
 

@@ -14,6 +14,14 @@ public interface WatchLoop {
     /** Calls {@link Watcher#onTimer} with {@code kind} after {@code delayMillis}, on a timer shared by the loop. */
     void schedule(Watcher watcher, Watcher.TimerKind kind, long delayMillis);
 
+    /** Counts events (ADDED, MODIFIED, DELETED) written to a client. */
+    default void eventsSent(int events) {
+    }
+
+    /** Counts a BOOKMARK written to a client. */
+    default void bookmarkSent() {
+    }
+
     /** Forgets the watcher and its timers; {@code slow} when it was ended for falling behind. */
     void detach(Watcher watcher, boolean slow);
 }

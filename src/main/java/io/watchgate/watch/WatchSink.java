@@ -7,6 +7,15 @@ public interface WatchSink {
 
     WireFormat format();
 
+    /** How the watch travels, as metrics tell watches apart: the wire format, or {@code websocket}. */
+    default String form() {
+        return switch (format()) {
+            case JSON_LINES -> "chunked";
+            case SERVER_SENT_EVENTS -> "sse";
+            case PROTOBUF_STREAM -> "protobuf";
+        };
+    }
+
     /** Writes one whole frame; nothing happens once the sink is closed. */
     void write(Buffer frame);
 

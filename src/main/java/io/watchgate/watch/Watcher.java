@@ -65,6 +65,11 @@ public final class Watcher {
         return spec.type().resource();
     }
 
+    /** How this watch travels (see {@link WatchSink#form()}). */
+    public String form() {
+        return sink.form();
+    }
+
     public boolean isLive() {
         return state == State.LIVE;
     }
@@ -126,6 +131,7 @@ public final class Watcher {
             StoredObject object = matches.get(i);
             // no id: a client cut off halfway through the snapshot must start over, not resume inside it
             sink.write(format.frame("ADDED", spec.rendering().bytesOf(object), WireFormat.NO_ID));
+            loop.eventsSent(1);
             boolean lastOfAll = scan.isDone() && i == matches.size() - 1;
             if (!lastOfAll && sink.writeQueueFull()) {
                 ObjectKey next = object.key();
@@ -141,6 +147,7 @@ public final class Watcher {
         position = snapshot;
         if (spec.initialEventsEnd() || (isEventStream() && spec.initialEvents())) {
             sink.write(bookmark(snapshot, true));
+            loop.bookmarkSent();
         }
         state = State.CATCHING_UP;
         if (sink.writeQueueFull()) {
@@ -199,6 +206,7 @@ public final class Watcher {
             Buffer frame = select(frames.of(event));
             if (frame != null) {
                 sink.write(frame);
+                loop.eventsSent(1);
                 if (sink.writeQueueFull()) {
                     stall();
                     return;
@@ -229,6 +237,7 @@ public final class Watcher {
                 Buffer frame = select(event);
                 if (frame != null) {
                     sink.write(frame);
+                    loop.eventsSent(1);
                     if (sink.writeQueueFull()) {
                         stall();
                     }
@@ -300,6 +309,7 @@ public final class Watcher {
                 if (state == State.LIVE) {
                     // bookmarks are a courtesy: a watcher busy catching up or stalled just skips one
                     sink.write(bookmark(bookmarkRevision(), false));
+                    loop.bookmarkSent();
                     stallIfFull();
                 }
                 loop.schedule(this, TimerKind.BOOKMARK, config.bookmarkInterval().toMillis());
@@ -332,6 +342,7 @@ public final class Watcher {
         }
         if (state == State.LIVE && sendsBookmarks()) {
             sink.write(bookmark(bookmarkRevision(), false));
+            loop.bookmarkSent();
         }
         state = State.ENDED;
         loop.detach(this, false);

@@ -15,6 +15,11 @@ public final class WebSocketSink implements WatchSink {
     }
 
     @Override
+    public String form() {
+        return "websocket";
+    }
+
+    @Override
     public WireFormat format() {
         return WireFormat.JSON_LINES;
     }

@@ -42,6 +42,25 @@ class MetricsTest {
     }
 
     @Test
+    void watchesAreCountedByResourceAndFormWithTheEventsAndBookmarksTheyWereSent() {
+        String ns = newNamespace("sent");
+        createOk(configMaps(ns), configMap("a", ""));
+        String before = given().get("/q/metrics").asString();
+        double events = before.contains("watchgate_watch_events_sent_total ")
+                ? sample(before, "watchgate_watch_events_sent_total") : 0;
+        double bookmarks = before.contains("watchgate_watch_bookmarks_sent_total ")
+                ? sample(before, "watchgate_watch_bookmarks_sent_total") : 0;
+        // from resourceVersion 0: the object as ADDED, then a bookmark as the watch times out
+        given().queryParam("watch", "true").queryParam("resourceVersion", "0")
+                .queryParam("allowWatchBookmarks", "true").queryParam("timeoutSeconds", "1")
+                .get(configMaps(ns)).then().statusCode(200);
+        String after = given().get("/q/metrics").asString();
+        assertTrue(sample(after, "watchgate_watch_events_sent_total") >= events + 1);
+        assertTrue(sample(after, "watchgate_watch_bookmarks_sent_total") >= bookmarks + 1);
+        assertTrue(sample(after, "watchgate_watches{form=\"chunked\",resource=\"configmaps\"}") >= 0);
+    }
+
+    @Test
     void requestLatenciesAreHistogramsByPathTemplateWithWatchesApart() {
         String ns = newNamespace("latency");
         createOk(configMaps(ns), configMap("a", ""));
