@@ -58,7 +58,8 @@ public class SeedData {
                 created++;
             }
         }
-        LOG.infof("seeded %d of the %d objects in %s (the others existed)", created, manifests.size(), dir.get());
+        LOG.infof("seed data: created %d of the %d objects in %s; the rest existed already", created, manifests.size(),
+                dir.get());
     }
 
     private record Manifest(Path file, JsonNode object) {
