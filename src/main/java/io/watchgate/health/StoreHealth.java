@@ -18,7 +18,9 @@ import org.eclipse.microprofile.health.Startup;
 /**
  * The probes Kubernetes asks (SmallRye Health, under {@code /q/health}):
  * <ul>
- * <li>started: the store is recovered and the server took its first steps (the default namespace exists);</li>
+ * <li>started: the store is recovered and the server took its first steps (the default namespace exists). Quarkus
+ * opens its port only after that, so in practice this answers UP or not at all: the startup probe's budget is
+ * what covers a long recovery;</li>
  * <li>live: unless the write-ahead log failed in a way only a restart mends, which is what a failed liveness
  * probe brings about;</li>
  * <li>ready: started, taking writes, and not draining watches for a shutdown.</li>

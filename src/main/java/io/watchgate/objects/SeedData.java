@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
@@ -117,8 +118,15 @@ public class SeedData {
             if (e.code() == 409) {
                 return false;
             }
-            throw new IllegalStateException(manifest.file() + ": " + kind + " "
-                    + object.at("/metadata/name").asText() + " could not be created: " + e.getMessage(), e);
+            throw notCreated(manifest, e);
+        } catch (CompletionException e) {
+            throw notCreated(manifest, e.getCause()); // taken, then refused by the log
         }
+    }
+
+    private static IllegalStateException notCreated(Manifest manifest, Throwable cause) {
+        return new IllegalStateException(manifest.file() + ": " + manifest.object().path("kind").asText() + " "
+                + manifest.object().at("/metadata/name").asText() + " could not be created: " + cause.getMessage(),
+                cause);
     }
 }

@@ -75,11 +75,23 @@ class ManifestsTest {
         return labels;
     }
 
-    /** The application.properties the base ConfigMap holds. */
+    /** The application.properties of the ConfigMap a kustomization generates as watchgate-config. */
+    private static Properties generatedConfig(Path kustomizationDir) throws IOException {
+        JsonNode kustomization = YAML.readTree(kustomizationDir.resolve("kustomization.yaml").toFile());
+        for (JsonNode generator : kustomization.path("configMapGenerator")) {
+            if (generator.path("name").asText().equals("watchgate-config")) {
+                Properties config = new Properties();
+                try (var in = Files.newBufferedReader(kustomizationDir.resolve(generator.at("/files/0").asText()))) {
+                    config.load(in);
+                }
+                return config;
+            }
+        }
+        throw new AssertionError(kustomizationDir + " generates no watchgate-config");
+    }
+
     private static Properties baseConfig() throws IOException {
-        Properties config = new Properties();
-        config.load(new StringReader(base("ConfigMap/watchgate-config").at("/data/application.properties").asText()));
-        return config;
+        return generatedConfig(K8S.resolve("base"));
     }
 
     @Test
@@ -157,13 +169,7 @@ class ManifestsTest {
 
     @Test
     void theConfigurationHoldsOnlyKeysTheApplicationHasAndPutsTheDataOnTheVolume() throws IOException {
-        List<Properties> configs = new ArrayList<>();
-        configs.add(baseConfig());
-        Properties dev = new Properties();
-        try (var in = Files.newBufferedReader(K8S.resolve("overlays/dev/application.properties"))) {
-            dev.load(in);
-        }
-        configs.add(dev);
+        List<Properties> configs = List.of(baseConfig(), generatedConfig(K8S.resolve("overlays/dev")));
         String readme = Files.readString(Path.of("README.md"));
         JsonNode container = container();
         String dataMount = null;
@@ -190,7 +196,7 @@ class ManifestsTest {
         }
         assertEquals("data", base("StatefulSet/watchgate").at("/spec/volumeClaimTemplates/0/metadata/name").asText());
         assertEquals("watchgate-config", base("StatefulSet/watchgate").at("/spec/template/spec/volumes").findValues(
-                "configMap").get(0).path("name").asText());
+                "configMap").get(0).path("name").asText(), "the generated ConfigMap (kustomize adds its hash)");
     }
 
     @Test
@@ -206,8 +212,18 @@ class ManifestsTest {
         assertNotNull(BASE.get("ServiceAccount/" + pod.path("serviceAccountName").asText()));
         assertTrue(container().at("/resources/limits/memory").isTextual(), "a memory limit");
         assertTrue(container().at("/resources/requests/cpu").isTextual(), "a CPU request");
-        Duration delay = Duration.parse("PT" + baseConfig().getProperty("quarkus.shutdown.delay").toUpperCase());
-        assertTrue(pod.path("terminationGracePeriodSeconds").asLong() >= delay.toSeconds() + 15,
-                "the grace period covers the shutdown delay and the drain");
+        assertCoversTheShutdown(pod.path("terminationGracePeriodSeconds").asLong(), baseConfig(), "base");
+        JsonNode devPatch = YAML.readTree(K8S.resolve("overlays/dev/statefulset-small.yaml").toFile());
+        assertCoversTheShutdown(devPatch.at("/spec/template/spec/terminationGracePeriodSeconds").asLong(),
+                generatedConfig(K8S.resolve("overlays/dev")), "dev overlay");
+    }
+
+    /** The delay, up to 10 s of ending watches, and quarkus.shutdown.timeout for the requests in flight. */
+    private static void assertCoversTheShutdown(long graceSeconds, Properties config, String where) {
+        Duration delay = Duration.parse("PT" + config.getProperty("quarkus.shutdown.delay").toUpperCase());
+        Duration timeout = Duration.parse("PT" + config.getProperty("quarkus.shutdown.timeout",
+                defaults.getProperty("quarkus.shutdown.timeout")).toUpperCase());
+        assertTrue(graceSeconds >= delay.toSeconds() + 10 + timeout.toSeconds(),
+                where + ": a grace period of " + graceSeconds + " s does not cover the shutdown");
     }
 }
