@@ -8,7 +8,9 @@ import io.vertx.core.Vertx;
 import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.objects.DeleteOptions;
 import io.watchgate.objects.Deletions;
+import io.watchgate.metrics.ListSizes;
 import io.watchgate.objects.ListOptions;
+import io.watchgate.objects.ListResult;
 import io.watchgate.objects.ObjectReads;
 import io.watchgate.objects.ObjectWrites;
 import io.watchgate.objects.Selection;
@@ -50,10 +52,12 @@ public class ResourceVerbs {
     private final FieldChecks fieldChecks;
     private final CustomResourceTypes customResources;
     private final ProtobufObjects protobuf;
+    private final ListSizes listSizes;
 
     ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions,
             RequestBodies requests, ResponseBodies bodies, FieldChecks fieldChecks,
-            CustomResourceTypes customResources, ProtobufObjects protobuf) {
+            CustomResourceTypes customResources, ProtobufObjects protobuf, ListSizes listSizes) {
+        this.listSizes = listSizes;
         this.protobuf = protobuf;
         this.customResources = customResources;
         this.fieldChecks = fieldChecks;
@@ -94,7 +98,9 @@ public class ResourceVerbs {
         ListOptions options = new ListOptions(query.getFirst("labelSelector"), query.getFirst("fieldSelector"),
                 query.getFirst("resourceVersion"), query.getFirst("resourceVersionMatch"),
                 ListOptions.parseLimit(query.getFirst("limit")), query.getFirst("continue"));
-        return bodies.list(reads.list(target.type(), target.namespace(), options), representation, include);
+        ListResult result = reads.list(target.type(), target.namespace(), options);
+        listSizes.record(target.type().resource(), result.items().size());
+        return bodies.list(result, representation, include);
     }
 
     Response get(Target target, String name, UriInfo uri, HttpHeaders headers) {

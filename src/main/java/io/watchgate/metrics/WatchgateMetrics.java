@@ -59,6 +59,10 @@ public class WatchgateMetrics implements MeterBinder {
                     TimeUnit.NANOSECONDS).description("fdatasyncs of the write-ahead log").register(registry);
             FunctionCounter.builder("watchgate.wal.entries", log, WriteAheadLog::entries)
                     .description("writes made durable").register(registry);
+            FunctionTimer.builder("watchgate.store.durable.wait", store, MemoryStore::durableWrites,
+                    MemoryStore::durableWaitNanos, TimeUnit.NANOSECONDS)
+                    .description("how long writes waited to become durable, from submit to the log's sync")
+                    .register(registry);
         });
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import org.jboss.logging.Logger;
@@ -59,6 +60,8 @@ public final class MemoryStore implements Store {
     private long assigned;
     /** Per key, the newest write on its way to the log: what the next writer's preconditions see. */
     private final Map<ObjectKey, ChangeEvent> unapplied = new HashMap<>();
+    private final LongAdder durableWrites = new LongAdder();
+    private final LongAdder durableWaitNanos = new LongAdder();
     /** Durable mode: the serialized bytes of the writes in {@link #inFlight}. */
     private long inFlightBytes;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
@@ -81,6 +84,16 @@ public final class MemoryStore implements Store {
     @Override
     public long currentRevision() {
         return revision;
+    }
+
+    /** Durable mode: writes that became durable so far. */
+    public long durableWrites() {
+        return durableWrites.sum();
+    }
+
+    /** Durable mode: the time those writes waited, from submit until durable, in nanoseconds. */
+    public long durableWaitNanos() {
+        return durableWaitNanos.sum();
     }
 
     /** How many objects of each resource the newest revision holds. */
@@ -114,7 +127,7 @@ public final class MemoryStore implements Store {
             }
             ChangeEvent event = prepare(mutation, assigned + 1);
             // shared with the other writers of the same batch: one sync for all of them
-            InFlight commit = new InFlight(event, new CompletableFuture<>());
+            InFlight commit = new InFlight(event, new CompletableFuture<>(), System.nanoTime());
             log.append(event);
             assigned = event.revision();
             unapplied.put(mutation.key(), event);
@@ -251,6 +264,8 @@ public final class MemoryStore implements Store {
                     }
                     install(event);
                     inFlight.poll();
+                    durableWrites.increment();
+                    durableWaitNanos.add(System.nanoTime() - commit.submittedNanos());
                     unapplied.remove(event.key(), event);
                     inFlightBytes -= serializedBytes(event);
                     done.add(commit);
@@ -283,7 +298,7 @@ public final class MemoryStore implements Store {
     };
 
     /** A write handed to the log, and the promise its writer waits on. */
-    private record InFlight(ChangeEvent event, CompletableFuture<ChangeEvent> durable) {
+    private record InFlight(ChangeEvent event, CompletableFuture<ChangeEvent> durable, long submittedNanos) {
     }
 
     /**

@@ -68,6 +68,8 @@ class MetricsTest {
         given().queryParam("watch", "true").queryParam("timeoutSeconds", "1").get(configMaps(ns))
                 .then().statusCode(200);
         String metrics = given().get("/q/metrics").asString();
+        assertTrue(sample(metrics, "watchgate_list_items_count{resource=\"configmaps\"}") >= 1);
+        assertTrue(sample(metrics, "watchgate_list_items_max{resource=\"configmaps\"}") >= 1);
         assertTrue(sample(metrics, "http_server_requests_seconds_bucket{method=\"GET\",outcome=\"SUCCESS\",status=\"200\","
                 + "uri=\"/api/{version}/namespaces/{namespace}/{plural}\",le=\"+Inf\"}") >= 1);
         assertTrue(sample(metrics, "http_server_requests_seconds_count{method=\"GET\",outcome=\"SUCCESS\",status=\"200\","

@@ -7,6 +7,7 @@ import static io.watchgate.api.Api.createOk;
 import static io.watchgate.api.Api.newNamespace;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -142,6 +143,9 @@ class DurableWritesOverHttpTest {
                 () -> patch(path, "{\"data\":{\"step\":\"2\"}}"), s -> "2".equals(step(s, ns)));
         assertEquals(List.of(200, 200), codes);
         given().get(path).then().statusCode(200).body("data.step", equalTo("2"));
+        String metrics = given().get("/q/metrics").asString();
+        assertTrue(metrics.matches("(?s).*\nwatchgate_store_durable_wait_seconds_count [1-9].*"), "the waits are timed");
+        assertTrue(metrics.matches("(?s).*\nwatchgate_wal_sync_seconds_count [1-9].*"), "the syncs are timed");
     }
 
     @Test
