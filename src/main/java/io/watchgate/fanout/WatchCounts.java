@@ -43,7 +43,9 @@ public final class WatchCounts {
     }
 
     void eventsSent(int count) {
-        events.add(count);
+        if (count > 0) {
+            events.add(count);
+        }
     }
 
     void bookmarkSent() {

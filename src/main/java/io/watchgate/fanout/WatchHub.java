@@ -71,16 +71,20 @@ final class WatchHub implements WatchLoop {
         }
         EncodedEvent encoded = frames.of(event);
         dispatching = true;
+        int sent = 0;
         try {
             for (Watcher watcher : watchers) {
                 try {
-                    watcher.offer(encoded);
+                    if (watcher.offer(encoded)) {
+                        sent++;
+                    }
                 } catch (RuntimeException e) {
                     watcher.fail(e); // the others still get this event
                 }
             }
         } finally {
             dispatching = false;
+            hubs.counts().eventsSent(sent);
         }
         for (Watcher watcher : detachedWhileDispatching) {
             forget(watcher);

@@ -1,11 +1,9 @@
 package io.watchgate.health;
 
-import io.quarkus.runtime.StartupEvent;
 import io.watchgate.fanout.WatchHubs;
 import io.watchgate.persistence.StorageProducer;
 import io.watchgate.store.Store;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import java.util.Optional;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -18,12 +16,11 @@ import org.eclipse.microprofile.health.Startup;
 /**
  * The probes Kubernetes asks (SmallRye Health, under {@code /q/health}):
  * <ul>
- * <li>started: the store is recovered and the server took its first steps (the default namespace exists). Quarkus
- * opens its port only after that, so in practice this answers UP or not at all: the startup probe's budget is
- * what covers a long recovery;</li>
+ * <li>started: UP with the store's revision, as soon as it answers at all: the store is recovered before it can
+ * be asked, so the startup probe's budget is what covers a long recovery;</li>
  * <li>live: unless the write-ahead log failed in a way only a restart mends, which is what a failed liveness
  * probe brings about;</li>
- * <li>ready: started, taking writes, and not draining watches for a shutdown.</li>
+ * <li>ready: taking writes, and not draining watches for a shutdown.</li>
  * </ul>
  */
 @ApplicationScoped
@@ -32,7 +29,6 @@ public class StoreHealth {
     private final Store store;
     private final StorageProducer storage;
     private final WatchHubs watches;
-    private volatile boolean started;
 
     StoreHealth(Store store, StorageProducer storage, WatchHubs watches) {
         this.store = store;
@@ -40,14 +36,10 @@ public class StoreHealth {
         this.watches = watches;
     }
 
-    void started(@Observes StartupEvent event) {
-        started = true;
-    }
-
     @Produces
     @Startup
     HealthCheck startup() {
-        return () -> withRevision(HealthCheckResponse.named("store recovered").status(started));
+        return () -> withRevision(HealthCheckResponse.named("store recovered").up());
     }
 
     @Produces
@@ -67,7 +59,7 @@ public class StoreHealth {
             Optional<String> refusal = storage.writesRefusedUntilRestart();
             boolean draining = watches.draining();
             return withRevision(HealthCheckResponse.named("serving")
-                    .status(started && refusal.isEmpty() && !draining)
+                    .status(refusal.isEmpty() && !draining)
                     .withData("draining", draining)
                     .withData("takesWrites", refusal.isEmpty()));
         };

@@ -90,6 +90,8 @@ public class SeedData {
                         manifests.add(new Manifest(file, object));
                     }
                 }
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalStateException(file + " is no manifest: " + e.getMessage(), e);
             }
         }
         return manifests;
@@ -107,10 +109,8 @@ public class SeedData {
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException(manifest.file() + ": no served type is " + apiVersion
                         + " " + kind));
-        String namespace = type.namespaced() ? object.at("/metadata/namespace").asText("default") : "";
-        if (namespace.isEmpty() && type.namespaced()) {
-            namespace = "default";
-        }
+        String given = object.at("/metadata/namespace").asText();
+        String namespace = !type.namespaced() ? "" : given.isEmpty() ? "default" : given;
         try {
             writes.create(type, namespace, object.deepCopy(), false).toCompletableFuture().join();
             return true;

@@ -14,7 +14,7 @@ public interface WatchLoop {
     /** Calls {@link Watcher#onTimer} with {@code kind} after {@code delayMillis}, on a timer shared by the loop. */
     void schedule(Watcher watcher, Watcher.TimerKind kind, long delayMillis);
 
-    /** Counts events (ADDED, MODIFIED, DELETED) written to a client. */
+    /** Counts events (ADDED, MODIFIED, DELETED) a watcher wrote to its client from a snapshot or history. */
     default void eventsSent(int events) {
     }
 

@@ -127,17 +127,22 @@ public final class Watcher {
         }
         WireFormat format = sink.format();
         List<StoredObject> matches = scan.matches();
-        for (int i = 0; i < matches.size(); i++) {
-            StoredObject object = matches.get(i);
-            // no id: a client cut off halfway through the snapshot must start over, not resume inside it
-            sink.write(format.frame("ADDED", spec.rendering().bytesOf(object), WireFormat.NO_ID));
-            loop.eventsSent(1);
-            boolean lastOfAll = scan.isDone() && i == matches.size() - 1;
-            if (!lastOfAll && sink.writeQueueFull()) {
-                ObjectKey next = object.key();
-                afterDrain(() -> sendSnapshot(snapshot, next));
-                return;
+        int sent = 0;
+        try {
+            for (int i = 0; i < matches.size(); i++) {
+                StoredObject object = matches.get(i);
+                // no id: a client cut off halfway through the snapshot must start over, not resume inside it
+                sink.write(format.frame("ADDED", spec.rendering().bytesOf(object), WireFormat.NO_ID));
+                sent++;
+                boolean lastOfAll = scan.isDone() && i == matches.size() - 1;
+                if (!lastOfAll && sink.writeQueueFull()) {
+                    ObjectKey next = object.key();
+                    afterDrain(() -> sendSnapshot(snapshot, next));
+                    return;
+                }
             }
+        } finally {
+            loop.eventsSent(sent); // counted once a batch
         }
         if (!scan.isDone()) {
             ObjectKey next = scan.lastExamined();
@@ -201,17 +206,22 @@ public final class Watcher {
             fellOutOfHistory(e.oldest());
             return;
         }
-        for (ChangeEvent event : events) {
-            position = event.revision();
-            Buffer frame = select(frames.of(event));
-            if (frame != null) {
-                sink.write(frame);
-                loop.eventsSent(1);
-                if (sink.writeQueueFull()) {
-                    stall();
-                    return;
+        int sent = 0;
+        try {
+            for (ChangeEvent event : events) {
+                position = event.revision();
+                Buffer frame = select(frames.of(event));
+                if (frame != null) {
+                    sink.write(frame);
+                    sent++;
+                    if (sink.writeQueueFull()) {
+                        stall();
+                        return;
+                    }
                 }
             }
+        } finally {
+            loop.eventsSent(sent); // counted once a batch
         }
         if (position >= head) {
             goLive();
@@ -226,30 +236,36 @@ public final class Watcher {
         drainWait++; // no earlier wait may act on a live watcher
     }
 
-    /** An event as its loop fans it out, in revision order. */
-    public void offer(EncodedEvent event) {
+    /**
+     * An event as its loop fans it out, in revision order.
+     *
+     * @return whether it was written to this watcher's client (the loop counts them once per event)
+     */
+    public boolean offer(EncodedEvent event) {
         switch (state) {
             case LIVE -> {
                 if (event.revision() <= position) {
-                    return; // delivered from history already
+                    return false; // delivered from history already
                 }
                 position = event.revision();
                 Buffer frame = select(event);
-                if (frame != null) {
-                    sink.write(frame);
-                    loop.eventsSent(1);
-                    if (sink.writeQueueFull()) {
-                        stall();
-                    }
+                if (frame == null) {
+                    return false;
                 }
+                sink.write(frame);
+                if (sink.writeQueueFull()) {
+                    stall();
+                }
+                return true;
             }
             case STALLED -> {
                 if (spec.range().contains(event.event().key()) && ++missed > config.maxBacklog()) {
                     endSlow(missed + " events behind");
                 }
+                return false;
             }
             default -> {
-                // reading history: the event will come from there
+                return false; // reading history: the event will come from there
             }
         }
     }

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ./mvnw -q test-compile exec:java -Dexec.mainClass=io.watchgate.bench.IdleWatchers -Dexec.classpathScope=test \
  *   -Dexec.args="15000 60"      # watchers, seconds to hold them: one HTTP/1.1 connection each
  * ... -Dexec.args="100000 60 8080 1000"   # and a port, and HTTP/2 (cleartext) with this many watches per
- *                                         # connection, as client-go multiplexes them
+ *                                         # connection
  * </pre>
  */
 public final class IdleWatchers {

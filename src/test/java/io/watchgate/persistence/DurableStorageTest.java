@@ -67,6 +67,12 @@ class DurableStorageTest {
     }
 
     /** Stops the last opened storage as a process exit would: the directory is released, nothing more. */
+    /** A store on a disk whose syncs fail while {@code failing} and wait for {@code disk} to open. */
+    private MemoryStore openOn(int history, AtomicBoolean failing, CountDownLatch disk) {
+        return open(settings(), history, file -> new FailingChannel(WriteAheadLog.Channels.FILES.open(file), failing,
+                disk));
+    }
+
     private DurableStorage stopLast() throws IOException {
         DurableStorage storage = opened.remove(opened.size() - 1);
         storage.close();
@@ -243,8 +249,7 @@ class DurableStorageTest {
     @Test
     void aFailingDiskRefusesTheWriteLeavesTheStoreAsItWasAndTakesNoMoreUntilARestart() throws Exception {
         AtomicBoolean failing = new AtomicBoolean();
-        MemoryStore store = open(settings(), 1000, file -> new FailingChannel(
-                WriteAheadLog.Channels.FILES.open(file), failing));
+        MemoryStore store = openOn(1000, failing, new CountDownLatch(0));
         store.commit(Mutation.create(key("a"), object("a", 1)));
         failing.set(true);
         assertThrows(StoreException.Unavailable.class, () -> store.commit(Mutation.create(key("b"), object("b", 2))));
@@ -269,8 +274,7 @@ class DurableStorageTest {
     @Test
     void aSubmittedWriteCountsOnlyOnceSyncedWhileTheNextWriterAlreadySeesIt() throws Exception {
         CountDownLatch disk = new CountDownLatch(1);
-        MemoryStore store = open(settings(), 1000, file -> new FailingChannel(
-                WriteAheadLog.Channels.FILES.open(file), new AtomicBoolean(), disk));
+        MemoryStore store = openOn(1000, new AtomicBoolean(), disk);
         CompletableFuture<ChangeEvent> created = store.submit(Mutation.create(key("a"), object("a", 1)));
         assertThrows(StoreException.KeyExists.class, () -> store.submit(Mutation.create(key("a"), object("a", 2))),
                 "the precondition sees the write on its way to the disk");
@@ -286,8 +290,7 @@ class DurableStorageTest {
     @Test
     void aWriterComputesFromTheNewestStateSoItNeverConflictsWithAWriteWaitingForTheDisk() throws Exception {
         CountDownLatch disk = new CountDownLatch(1);
-        MemoryStore store = open(settings(), 1000, file -> new FailingChannel(
-                WriteAheadLog.Channels.FILES.open(file), new AtomicBoolean(), disk));
+        MemoryStore store = openOn(1000, new AtomicBoolean(), disk);
         CompletableFuture<ChangeEvent> created = store.submit(Mutation.create(key("a"), object("a", 1)));
         StoredObject pending = store.latest(key("a"));
         assertEquals(1, pending.revision(), "writers see the write on its way");
@@ -307,8 +310,7 @@ class DurableStorageTest {
     void aStateWhoseWriteIsRefusedIsNeverShown() throws Exception {
         CountDownLatch disk = new CountDownLatch(1);
         AtomicBoolean failing = new AtomicBoolean(true);
-        MemoryStore store = open(settings(), 1000, file -> new FailingChannel(
-                WriteAheadLog.Channels.FILES.open(file), failing, disk));
+        MemoryStore store = openOn(1000, failing, disk);
         CompletableFuture<ChangeEvent> created = store.submit(Mutation.create(key("a"), object("a", 1)));
         CompletableFuture<StoredObject> shown = store.counted(store.latest(key("a")));
         disk.countDown();
@@ -321,8 +323,7 @@ class DurableStorageTest {
     @Test
     void theBytesWaitingForAStalledDiskAreBoundedToo() throws Exception {
         CountDownLatch disk = new CountDownLatch(1);
-        MemoryStore store = open(settings(), 100_000, file -> new FailingChannel(
-                WriteAheadLog.Channels.FILES.open(file), new AtomicBoolean(), disk));
+        MemoryStore store = openOn(100_000, new AtomicBoolean(), disk);
         String large = "x".repeat(64 * 1024);
         List<CompletableFuture<ChangeEvent>> waiting = new ArrayList<>();
         try {
@@ -344,8 +345,7 @@ class DurableStorageTest {
     @Test
     void aStalledDiskHoldsABoundedNumberOfWritesAndRefusesTheRest() throws Exception {
         CountDownLatch disk = new CountDownLatch(1);
-        MemoryStore store = open(settings(), 100_000, file -> new FailingChannel(
-                WriteAheadLog.Channels.FILES.open(file), new AtomicBoolean(), disk));
+        MemoryStore store = openOn(100_000, new AtomicBoolean(), disk);
         List<CompletableFuture<ChangeEvent>> waiting = new ArrayList<>();
         for (int i = 0; i < MemoryStore.MAX_IN_FLIGHT; i++) {
             waiting.add(store.submit(Mutation.create(key("w" + i), object("w", i))));

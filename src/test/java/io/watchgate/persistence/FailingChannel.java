@@ -20,10 +20,6 @@ final class FailingChannel extends FileChannel {
     private final AtomicBoolean failing;
     private final CountDownLatch stalled;
 
-    FailingChannel(FileChannel delegate, AtomicBoolean failing) {
-        this(delegate, failing, new CountDownLatch(0));
-    }
-
     FailingChannel(FileChannel delegate, AtomicBoolean failing, CountDownLatch stalled) {
         this.delegate = delegate;
         this.failing = failing;
