@@ -57,6 +57,9 @@ public class WatchgateMetrics implements MeterBinder {
         storage.log().ifPresent(log -> {
             FunctionTimer.builder("watchgate.wal.sync", log, WriteAheadLog::syncs, WriteAheadLog::syncNanos,
                     TimeUnit.NANOSECONDS).description("fdatasyncs of the write-ahead log").register(registry);
+            FunctionTimer.builder("watchgate.wal.append", log, WriteAheadLog::syncs, WriteAheadLog::appendNanos,
+                    TimeUnit.NANOSECONDS).description("batches encoded and written to the write-ahead log, before "
+                            + "their sync").register(registry);
             FunctionCounter.builder("watchgate.wal.entries", log, WriteAheadLog::entries)
                     .description("writes made durable").register(registry);
             FunctionTimer.builder("watchgate.store.durable.wait", store, MemoryStore::durableWrites,

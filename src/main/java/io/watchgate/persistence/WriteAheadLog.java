@@ -48,6 +48,7 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
     private final AtomicLong syncs = new AtomicLong();
     private final AtomicLong entries = new AtomicLong();
     private final AtomicLong syncNanos = new AtomicLong();
+    private final AtomicLong appendNanos = new AtomicLong();
     private volatile boolean closing;
     private volatile String broken;
     private Sink sink;
@@ -129,6 +130,14 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
         return syncNanos.get();
     }
 
+    /**
+     * Time spent encoding batches and writing them to the segment so far, in nanoseconds. Each batch is appended
+     * once and synced once, so over {@link #syncs()} this is the mean append latency.
+     */
+    public long appendNanos() {
+        return appendNanos.get();
+    }
+
     private void run() {
         while (true) {
             List<ChangeEvent> batch;
@@ -176,6 +185,7 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
     }
 
     private long write(List<ChangeEvent> batch) throws IOException {
+        long appendStart = System.nanoTime();
         ByteBuffer[] frames = new ByteBuffer[batch.size()];
         long total = 0;
         for (int i = 0; i < frames.length; i++) {
@@ -187,6 +197,7 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
             done += segment.write(frames);
         }
         long syncStart = System.nanoTime();
+        appendNanos.addAndGet(syncStart - appendStart);
         segment.force(false);
         syncNanos.addAndGet(System.nanoTime() - syncStart);
         syncs.incrementAndGet();

@@ -78,4 +78,34 @@ class MetricsTest {
         assertTrue(sample(metrics, "watchgate_watches_active") >= 0);
         assertTrue(sample(metrics, "watchgate_watches_ended_slow_total") >= 0);
     }
+
+    private static double countOr0(String metrics, String series) {
+        return metrics.contains(series + " ") ? sample(metrics, series) : 0;
+    }
+
+    @Test
+    void writesAreCountedByVerbResourceAndCodeRejectedOnesToo() {
+        String ns = newNamespace("writes");
+        String created = "watchgate_writes_total{code=\"201\",resource=\"configmaps\",subresource=\"\",verb=\"create\"}";
+        String taken = "watchgate_writes_total{code=\"409\",resource=\"configmaps\",subresource=\"\",verb=\"create\"}";
+        String patched = "watchgate_writes_total{code=\"200\",resource=\"configmaps\",subresource=\"\",verb=\"patch\"}";
+        String deleted = "watchgate_writes_total{code=\"200\",resource=\"configmaps\",subresource=\"\",verb=\"delete\"}";
+        String unknown = "watchgate_writes_total{code=\"404\",resource=\"unknown\",subresource=\"\",verb=\"create\"}";
+        String before = given().get("/q/metrics").asString();
+
+        createOk(configMaps(ns), configMap("a", ""));
+        Api.create(configMaps(ns), configMap("a", "")).then().statusCode(409);
+        given().contentType("application/merge-patch+json").body("{\"data\":{\"k\":\"v\"}}")
+                .patch(configMaps(ns) + "/a").then().statusCode(200);
+        given().delete(configMaps(ns) + "/a").then().statusCode(200);
+        Api.create("/api/v1/namespaces/" + ns + "/nosuchthings", configMap("b", "")).then().statusCode(404);
+
+        String after = given().get("/q/metrics").asString();
+        assertEquals(countOr0(before, created) + 1, sample(after, created));
+        assertEquals(countOr0(before, taken) + 1, sample(after, taken));
+        assertEquals(countOr0(before, patched) + 1, sample(after, patched));
+        assertEquals(countOr0(before, deleted) + 1, sample(after, deleted));
+        assertEquals(countOr0(before, unknown) + 1, sample(after, unknown));
+        assertTrue(!after.contains("nosuchthings"), "a path's words never become a series");
+    }
 }

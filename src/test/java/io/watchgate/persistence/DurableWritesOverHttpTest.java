@@ -146,6 +146,9 @@ class DurableWritesOverHttpTest {
         String metrics = given().get("/q/metrics").asString();
         assertTrue(metrics.matches("(?s).*\nwatchgate_store_durable_wait_seconds_count [1-9].*"), "the waits are timed");
         assertTrue(metrics.matches("(?s).*\nwatchgate_wal_sync_seconds_count [1-9].*"), "the syncs are timed");
+        assertTrue(metrics.matches("(?s).*\nwatchgate_wal_append_seconds_count [1-9].*"), "the appends are timed");
+        assertTrue(metrics.matches("(?s).*\nwatchgate_wal_append_seconds_sum [0-9.E-]*[1-9].*"),
+                "and take time");
         assertTrue(metrics.matches("(?s).*\nwatchgate_wal_entries_total [1-9].*"), "the log's entries are counted");
     }
 
