@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.quarkus.test.junit.QuarkusTest;
+import io.watchgate.health.Management;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
@@ -124,12 +125,22 @@ class ManifestsTest {
     }
 
     @Test
-    void theContainerServesOnTheServersPortAndTheServicesReachIt() {
+    void theContainerServesOnTheServersPortsAndTheServicesAndPolicyReachThem() {
         JsonNode port = container().path("ports").get(0);
         assertEquals("http", port.path("name").asText());
         assertEquals(Integer.parseInt(defaults.getProperty("quarkus.http.port")), port.path("containerPort").asInt());
+        JsonNode management = container().path("ports").get(1);
+        assertEquals("management", management.path("name").asText());
+        assertEquals(Integer.parseInt(defaults.getProperty("quarkus.management.port")),
+                management.path("containerPort").asInt());
         for (String service : List.of("Service/watchgate", "Service/watchgate-headless")) {
             assertEquals("http", base(service).at("/spec/ports/0/targetPort").asText(), service);
+        }
+        List<String> named = container().path("ports").findValuesAsText("name");
+        for (JsonNode rule : base("NetworkPolicy/watchgate").at("/spec/ingress")) {
+            for (JsonNode allowed : rule.path("ports")) {
+                assertTrue(named.contains(allowed.path("port").asText()), "the NetworkPolicy opens " + allowed);
+            }
         }
         JsonNode statefulSet = base("StatefulSet/watchgate");
         assertEquals("watchgate-headless", statefulSet.at("/spec/serviceName").asText());
@@ -160,11 +171,13 @@ class ManifestsTest {
                 "livenessProbe", "/q/health/live");
         probes.forEach((probe, path) -> {
             assertEquals(path, container.at("/" + probe + "/httpGet/path").asText(), probe);
-            assertEquals("http", container.at("/" + probe + "/httpGet/port").asText(), probe);
-            given().get(path).then().statusCode(200);
+            assertEquals("management", container.at("/" + probe + "/httpGet/port").asText(), probe);
+            given().get(Management.url(path)).then().statusCode(200);
+            given().get(path).then().statusCode(404);
         });
-        given().get(base("StatefulSet/watchgate").at("/spec/template/metadata/annotations/prometheus.io~1path")
-                .asText()).then().statusCode(200);
+        JsonNode scrape = base("StatefulSet/watchgate").at("/spec/template/metadata/annotations");
+        assertEquals(defaults.getProperty("quarkus.management.port"), scrape.path("prometheus.io/port").asText());
+        given().get(Management.url(scrape.path("prometheus.io/path").asText())).then().statusCode(200);
     }
 
     @Test

@@ -19,13 +19,13 @@ class HealthProbesTest {
 
     @Test
     void aRunningServerIsStartedLiveAndReady() {
-        given().get("/q/health/started").then().statusCode(200)
+        given().get(Management.url("/q/health/started")).then().statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.name", hasItem("store recovered"));
-        given().get("/q/health/live").then().statusCode(200)
+        given().get(Management.url("/q/health/live")).then().statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'write-ahead log' }.data.refusal", equalTo("none"));
-        given().get("/q/health/ready").then().statusCode(200)
+        given().get(Management.url("/q/health/ready")).then().statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'serving' }.data.takesWrites", equalTo(true));
     }
@@ -34,13 +34,13 @@ class HealthProbesTest {
     void aDrainingServerIsLiveButNotReady() throws Exception {
         watches.drain().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         try {
-            given().get("/q/health/ready").then().statusCode(503)
+            given().get(Management.url("/q/health/ready")).then().statusCode(503)
                     .body("status", equalTo("DOWN"))
                     .body("checks.find { it.name == 'serving' }.data.draining", equalTo(true));
-            given().get("/q/health/live").then().statusCode(200);
+            given().get(Management.url("/q/health/live")).then().statusCode(200);
         } finally {
             watches.resume();
         }
-        given().get("/q/health/ready").then().statusCode(200);
+        given().get(Management.url("/q/health/ready")).then().statusCode(200);
     }
 }

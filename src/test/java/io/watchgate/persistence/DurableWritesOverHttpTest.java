@@ -16,6 +16,7 @@ import io.restassured.http.ContentType;
 import io.watchgate.store.MemoryStore;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.StoredObject;
+import io.watchgate.health.Management;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -143,7 +144,7 @@ class DurableWritesOverHttpTest {
                 () -> patch(path, "{\"data\":{\"step\":\"2\"}}"), s -> "2".equals(step(s, ns)));
         assertEquals(List.of(200, 200), codes);
         given().get(path).then().statusCode(200).body("data.step", equalTo("2"));
-        String metrics = given().get("/q/metrics").asString();
+        String metrics = given().get(Management.url("/q/metrics")).asString();
         assertTrue(metrics.matches("(?s).*\nwatchgate_store_durable_wait_seconds_count [1-9].*"), "the waits are timed");
         assertTrue(metrics.matches("(?s).*\nwatchgate_wal_sync_seconds_count [1-9].*"), "the syncs are timed");
         assertTrue(metrics.matches("(?s).*\nwatchgate_wal_append_seconds_count [1-9].*"), "the appends are timed");

@@ -45,7 +45,9 @@ final class PackagedApp implements AutoCloseable {
         // the same flags for a native executable as for the JVM: both read -D properties and -Xmx
         List<String> command = new ArrayList<>(nativeImage ? List.of(binary.toString())
                 : List.of(ProcessHandle.current().info().command().orElse("java")));
-        command.addAll(List.of("-Xmx256m", "-Dquarkus.http.port=" + port, "-Dwatchgate.storage.mode=durable",
+        // the management interface (health, metrics) on any free port: these tests do not call it
+        command.addAll(List.of("-Xmx256m", "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=0",
+                "-Dwatchgate.storage.mode=durable",
                 "-Dwatchgate.storage.data-dir=" + dataDir, "-Dwatchgate.storage.create-data-dir=true"));
         for (String property : properties) {
             command.add("-D" + property);
