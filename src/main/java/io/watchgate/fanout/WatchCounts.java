@@ -57,6 +57,11 @@ public final class WatchCounts {
         return count == null ? 0 : count.get();
     }
 
+    /** Every kind of watch opened so far, open now or not. */
+    public Set<Kind> kinds() {
+        return Set.copyOf(open.keySet());
+    }
+
     public long eventsSent() {
         return events.sum();
     }
@@ -68,6 +73,6 @@ public final class WatchCounts {
     /** Tells {@code listener} of every kind of watch seen so far, and then of each new one as it first opens. */
     public void onNewKind(Consumer<Kind> listener) {
         newKind = listener;
-        Set.copyOf(open.keySet()).forEach(listener);
+        kinds().forEach(listener);
     }
 }
