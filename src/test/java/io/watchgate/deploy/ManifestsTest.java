@@ -9,10 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.watchgate.health.Management;
 import java.io.IOException;
 import java.io.StringReader;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,6 +33,10 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class ManifestsTest {
+
+    /** The management interface, where health and metrics are served. */
+    @TestHTTPResource(value = "/", management = true)
+    URI management;
 
     private static final Path K8S = Path.of("k8s");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -172,12 +177,12 @@ class ManifestsTest {
         probes.forEach((probe, path) -> {
             assertEquals(path, container.at("/" + probe + "/httpGet/path").asText(), probe);
             assertEquals("management", container.at("/" + probe + "/httpGet/port").asText(), probe);
-            given().get(Management.url(path)).then().statusCode(200);
+            given().get(management.resolve(path)).then().statusCode(200);
             given().get(path).then().statusCode(404);
         });
         JsonNode scrape = base("StatefulSet/watchgate").at("/spec/template/metadata/annotations");
         assertEquals(defaults.getProperty("quarkus.management.port"), scrape.path("prometheus.io/port").asText());
-        given().get(Management.url(scrape.path("prometheus.io/path").asText())).then().statusCode(200);
+        given().get(management.resolve(scrape.path("prometheus.io/path").asText())).then().statusCode(200);
     }
 
     @Test

@@ -29,6 +29,10 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class HealthProbesTest {
 
+    /** The management interface, where health and metrics are served. */
+    @TestHTTPResource(value = "/", management = true)
+    URI management;
+
     @Inject
     WatchHubs watches;
 
@@ -37,13 +41,13 @@ class HealthProbesTest {
 
     @Test
     void aRunningServerIsStartedLiveAndReady() {
-        given().get(Management.url("/q/health/started")).then().statusCode(200)
+        given().get(management.resolve("/q/health/started")).then().statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.name", hasItem("store recovered"));
-        given().get(Management.url("/q/health/live")).then().statusCode(200)
+        given().get(management.resolve("/q/health/live")).then().statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'write-ahead log' }.data.refusal", equalTo("none"));
-        given().get(Management.url("/q/health/ready")).then().statusCode(200)
+        given().get(management.resolve("/q/health/ready")).then().statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'serving' }.data.takesWrites", equalTo(true));
     }
@@ -52,14 +56,14 @@ class HealthProbesTest {
     void aDrainingServerIsLiveButNotReady() throws Exception {
         watches.drain().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         try {
-            given().get(Management.url("/q/health/ready")).then().statusCode(503)
+            given().get(management.resolve("/q/health/ready")).then().statusCode(503)
                     .body("status", equalTo("DOWN"))
                     .body("checks.find { it.name == 'serving' }.data.draining", equalTo(true));
-            given().get(Management.url("/q/health/live")).then().statusCode(200);
+            given().get(management.resolve("/q/health/live")).then().statusCode(200);
         } finally {
             watches.resume();
         }
-        given().get(Management.url("/q/health/ready")).then().statusCode(200);
+        given().get(management.resolve("/q/health/ready")).then().statusCode(200);
     }
 
     @Test
@@ -75,7 +79,7 @@ class HealthProbesTest {
         try (Stream<String> events = watch.body()) {
             Iterator<String> lines = events.iterator();
             assertTrue(lines.next().contains("\"ADDED\""), "the watch is served");
-            JsonPath overview = given().get(Management.url("/q/health/well")).then().statusCode(200)
+            JsonPath overview = given().get(management.resolve("/q/health/well")).then().statusCode(200)
                     .extract().jsonPath().setRootPath("checks.find { it.name == 'watchgate' }");
             assertEquals("UP", overview.getString("status"));
             assertTrue(number(overview, "revision") >= revision);
@@ -84,7 +88,7 @@ class HealthProbesTest {
             assertTrue(number(overview, "objects") >= 3, "with the namespaces");
             assertTrue(number(overview, "'watches configmaps (chunked)'") >= 1);
             assertTrue(number(overview, "watches") >= 1);
-            given().get(Management.url("/q/health")).then().statusCode(200)
+            given().get(management.resolve("/q/health")).then().statusCode(200)
                     .body("checks.name", hasItem("watchgate"));
         }
     }

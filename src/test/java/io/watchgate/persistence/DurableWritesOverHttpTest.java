@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -16,10 +17,10 @@ import io.restassured.http.ContentType;
 import io.watchgate.store.MemoryStore;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.StoredObject;
-import io.watchgate.health.Management;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.lang.reflect.Field;
+import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -46,6 +47,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @TestProfile(DurableWritesOverHttpTest.Durable.class)
 class DurableWritesOverHttpTest {
+
+    /** The management interface, where health and metrics are served. */
+    @TestHTTPResource(value = "/", management = true)
+    URI management;
 
     public static class Durable implements QuarkusTestProfile {
         @Override
@@ -144,7 +149,7 @@ class DurableWritesOverHttpTest {
                 () -> patch(path, "{\"data\":{\"step\":\"2\"}}"), s -> "2".equals(step(s, ns)));
         assertEquals(List.of(200, 200), codes);
         given().get(path).then().statusCode(200).body("data.step", equalTo("2"));
-        String metrics = given().get(Management.url("/q/metrics")).asString();
+        String metrics = given().get(management.resolve("/q/metrics")).asString();
         assertTrue(metrics.matches("(?s).*\nwatchgate_store_durable_wait_seconds_count [1-9].*"), "the waits are timed");
         assertTrue(metrics.matches("(?s).*\nwatchgate_wal_sync_seconds_count [1-9].*"), "the syncs are timed");
         assertTrue(metrics.matches("(?s).*\nwatchgate_wal_append_seconds_count [1-9].*"), "the appends are timed");
