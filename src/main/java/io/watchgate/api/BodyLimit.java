@@ -24,7 +24,8 @@ public class BodyLimit {
     }
 
     void install(@Observes Router router) {
-        router.route().order(Integer.MIN_VALUE).handler(this::checkDeclaredLength);
+        // second only to the route that counts writes as they end (metrics.WriteResults)
+        router.route().order(Integer.MIN_VALUE + 1).handler(this::checkDeclaredLength);
     }
 
     private void checkDeclaredLength(RoutingContext context) {

@@ -14,7 +14,7 @@ import jakarta.enterprise.event.Observes;
 public class OptionsRequests {
 
     void install(@Observes Router router) {
-        router.route().method(HttpMethod.OPTIONS).order(Integer.MIN_VALUE + 1).handler(context -> BodyLimit.reply(
+        router.route().method(HttpMethod.OPTIONS).order(Integer.MIN_VALUE + 2).handler(context -> BodyLimit.reply(
                 context, new ApiException(405, "MethodNotAllowed",
                         "the server does not allow this method on the requested resource")));
     }

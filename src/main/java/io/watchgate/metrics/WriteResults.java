@@ -2,83 +2,129 @@ package io.watchgate.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.watchgate.api.ResourceApi;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
-import jakarta.inject.Singleton;
-import jakarta.ws.rs.container.ContainerRequestContext;
-import jakarta.ws.rs.container.ContainerResponseContext;
-import jakarta.ws.rs.core.MultivaluedMap;
-import jakarta.ws.rs.core.UriInfo;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.util.List;
-import org.jboss.resteasy.reactive.server.ServerResponseFilter;
-import org.jboss.resteasy.reactive.server.SimpleResourceInfo;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Writes by Kubernetes verb, resource and HTTP code, as kube-apiserver's {@code apiserver_request_total} counts
- * them: {@code watchgate_writes_total{verb="create",resource="configmaps",subresource="",code="201"}}. Rejected
- * writes count too, under the code they got. A path naming no served type counts under resource {@code unknown},
- * so that the series stay as few as the types.
+ * them: {@code watchgate_writes_total{verb="create",resource="configmaps",subresource="",dry_run="",code="201"}}.
+ * Counted as each response ends, at the front of the router, so that every answer counts: those of the resource
+ * API, the body guard's 413 and 400, Quarkus' own 413, and 404 for paths that name nothing. A path naming no served
+ * type counts under resource {@code unknown}, so that the series stay as few as the types.
  */
-@Singleton
+@ApplicationScoped
 public class WriteResults {
 
     static final String UNKNOWN = "unknown";
 
+    /** One series; label values from fixed sets and the served types only, never from the request as sent. */
+    record Series(String verb, String resource, String subresource, String dryRun, int code) {
+    }
+
     private final MeterRegistry registry;
     private final ResourceTypes types;
+    private final ConcurrentHashMap<Series, Counter> counters = new ConcurrentHashMap<>();
 
     WriteResults(MeterRegistry registry, ResourceTypes types) {
         this.registry = registry;
         this.types = types;
     }
 
-    @ServerResponseFilter
-    void count(ContainerRequestContext request, ContainerResponseContext response, SimpleResourceInfo resource,
-            UriInfo uri) {
-        if (resource != null && resource.getResourceClass() == ResourceApi.class) {
-            record(request.getMethod(), uri.getPathParameters(), resource.getMethodName().endsWith("Status"),
-                    response.getStatus());
+    void install(@Observes Router router) {
+        // before every other route, the body guard included: its refusals are writes too
+        router.route().order(Integer.MIN_VALUE).handler(this::countWhenAnswered);
+    }
+
+    private void countWhenAnswered(RoutingContext context) {
+        String path = context.normalizedPath();
+        if (path.startsWith("/api/") || path.startsWith("/apis/")) {
+            ApiPath parsed = ApiPath.parse(path);
+            String verb = verb(context.request().method(), parsed);
+            if (verb != null) {
+                boolean dryRun = "All".equals(context.request().getParam("dryRun"));
+                context.addEndHandler(ended -> count(verb, parsed, dryRun, context.response().getStatusCode()));
+            }
         }
+        context.next();
+    }
+
+    void count(String verb, ApiPath path, boolean dryRun, int code) {
+        Series series = new Series(verb, resource(path), subresource(path), dryRun ? "All" : "", code);
+        counters.computeIfAbsent(series, s -> Counter.builder("watchgate.writes")
+                .tags("verb", s.verb(), "resource", s.resource(), "subresource", s.subresource(), "dry_run",
+                        s.dryRun(), "code", Integer.toString(s.code()))
+                .description("writes by verb, resource and HTTP code").register(registry)).increment();
+    }
+
+    /** The Kubernetes verb of a write (by method alone, as kube-apiserver names them), or null for a read. */
+    static String verb(HttpMethod method, ApiPath path) {
+        if (method == HttpMethod.POST) {
+            return "create";
+        } else if (method == HttpMethod.PUT) {
+            return "update";
+        } else if (method == HttpMethod.PATCH) {
+            return "patch";
+        } else if (method == HttpMethod.DELETE) {
+            return path.name() == null ? "deletecollection" : "delete";
+        }
+        return null;
+    }
+
+    private String resource(ApiPath path) {
+        if (path.plural() == null) {
+            return UNKNOWN;
+        }
+        return types.find(path.group(), path.version(), path.plural()).map(ResourceType::resource).orElse(UNKNOWN);
+    }
+
+    private static String subresource(ApiPath path) {
+        if (path.subresource() == null) {
+            return "";
+        }
+        return path.subresource().equals("status") ? "status" : UNKNOWN;
     }
 
     /**
-     * @param method the request's HTTP method
-     * @param path the resource API's path parameters ({@code group}, {@code version}, {@code plural}, {@code name})
-     * @param status whether the request was for the status subresource
+     * A resource API path taken apart as kube-apiserver's request info does it: {@code /api/{version}} or
+     * {@code /apis/{group}/{version}}, then {@code [namespaces/{namespace}/]{plural}[/{name}[/{subresource}]]}, where
+     * {@code namespaces/{name}/status} and {@code .../finalize} are a namespace's subresources. Null parts are
+     * absent; a plural of null means the path names no resource.
      */
-    void record(String method, MultivaluedMap<String, String> path, boolean status, int code) {
-        String verb = verb(method, path.containsKey("name"));
-        if (verb == null) {
-            return;
+    record ApiPath(String group, String version, String plural, String name, String subresource) {
+
+        private static final List<String> NAMESPACE_SUBRESOURCES = List.of("status", "finalize");
+
+        static ApiPath parse(String path) {
+            List<String> parts = List.of(path.replaceAll("^/+|/+$", "").split("/+"));
+            int next;
+            String group;
+            if (parts.get(0).equals("api") && parts.size() >= 2) {
+                group = "";
+                next = 1;
+            } else if (parts.get(0).equals("apis") && parts.size() >= 3) {
+                group = parts.get(1);
+                next = 2;
+            } else {
+                return new ApiPath("", "", null, null, null);
+            }
+            String version = parts.get(next);
+            List<String> rest = parts.subList(next + 1, parts.size());
+            if (rest.size() > 2 && rest.get(0).equals("namespaces")
+                    && !NAMESPACE_SUBRESOURCES.contains(rest.get(2))) {
+                rest = rest.subList(2, rest.size());
+            }
+            if (rest.isEmpty() || rest.size() > 3) {
+                return new ApiPath(group, version, null, null, null);
+            }
+            return new ApiPath(group, version, rest.get(0), rest.size() > 1 ? rest.get(1) : null,
+                    rest.size() > 2 ? rest.get(2) : null);
         }
-        Counter.builder("watchgate.writes")
-                .tags("verb", verb, "resource", resource(path), "subresource", status ? "status" : "",
-                        "code", Integer.toString(code))
-                .description("writes by verb, resource and HTTP code").register(registry).increment();
-    }
-
-    private static String verb(String method, boolean named) {
-        return switch (method) {
-            case "POST" -> "create";
-            case "PUT" -> "update";
-            case "PATCH" -> "patch";
-            case "DELETE" -> named ? "delete" : "deletecollection";
-            default -> null;
-        };
-    }
-
-    private String resource(MultivaluedMap<String, String> path) {
-        String group = first(path.get("group"));
-        String version = first(path.get("version"));
-        String plural = first(path.get("plural"));
-        if (version == null || plural == null) {
-            return UNKNOWN;
-        }
-        return types.find(group == null ? "" : group, version, plural).map(ResourceType::resource).orElse(UNKNOWN);
-    }
-
-    private static String first(List<String> values) {
-        return values == null || values.isEmpty() ? null : values.get(0);
     }
 }

@@ -197,8 +197,9 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
             done += segment.write(frames);
         }
         long syncStart = System.nanoTime();
-        appendNanos.addAndGet(syncStart - appendStart);
         segment.force(false);
+        // both times count only once synced: syncs() is the count they are averaged over
+        appendNanos.addAndGet(syncStart - appendStart);
         syncNanos.addAndGet(System.nanoTime() - syncStart);
         syncs.incrementAndGet();
         entries.addAndGet(batch.size());

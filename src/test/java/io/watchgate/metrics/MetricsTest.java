@@ -12,6 +12,8 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.watchgate.api.Api;
 import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -93,29 +95,46 @@ class MetricsTest {
         return metrics.contains(series + " ") ? sample(metrics, series) : 0;
     }
 
+    private static String writes(String verb, String resource, String subresource, String dryRun, int code) {
+        return "watchgate_writes_total{code=\"" + code + "\",dry_run=\"" + dryRun + "\",resource=\"" + resource
+                + "\",subresource=\"" + subresource + "\",verb=\"" + verb + "\"}";
+    }
+
     @Test
     void writesAreCountedByVerbResourceAndCodeRejectedOnesToo() {
         String ns = newNamespace("writes");
-        String created = "watchgate_writes_total{code=\"201\",resource=\"configmaps\",subresource=\"\",verb=\"create\"}";
-        String taken = "watchgate_writes_total{code=\"409\",resource=\"configmaps\",subresource=\"\",verb=\"create\"}";
-        String patched = "watchgate_writes_total{code=\"200\",resource=\"configmaps\",subresource=\"\",verb=\"patch\"}";
-        String deleted = "watchgate_writes_total{code=\"200\",resource=\"configmaps\",subresource=\"\",verb=\"delete\"}";
-        String unknown = "watchgate_writes_total{code=\"404\",resource=\"unknown\",subresource=\"\",verb=\"create\"}";
+        Map<String, Runnable> writes = new LinkedHashMap<>();
+        writes.put(writes("create", "configmaps", "", "", 201), () -> createOk(configMaps(ns), configMap("a", "")));
+        writes.put(writes("create", "configmaps", "", "", 409),
+                () -> Api.create(configMaps(ns), configMap("a", "")).then().statusCode(409));
+        writes.put(writes("create", "configmaps", "", "All", 201),
+                () -> given().queryParam("dryRun", "All").contentType("application/json").body(configMap("b", ""))
+                        .post(configMaps(ns)).then().statusCode(201));
+        writes.put(writes("patch", "configmaps", "", "", 200),
+                () -> given().contentType("application/merge-patch+json").body("{\"data\":{\"k\":\"v\"}}")
+                        .patch(configMaps(ns) + "/a").then().statusCode(200));
+        // core types have no status subresource (README, "Not yet")
+        writes.put(writes("update", "configmaps", "status", "", 404),
+                () -> given().contentType("application/json").body(configMap("a", ""))
+                        .put(configMaps(ns) + "/a/status").then().statusCode(404));
+        writes.put(writes("delete", "configmaps", "", "", 200),
+                () -> given().delete(configMaps(ns) + "/a").then().statusCode(200));
+        writes.put(writes("deletecollection", "configmaps", "", "", 200),
+                () -> given().delete(configMaps(ns)).then().statusCode(200));
+        // refused before any resource method: the body guard, and paths that name nothing
+        writes.put(writes("create", "configmaps", "", "", 413),
+                () -> given().contentType("application/json").body(new byte[3 * 1024 * 1024 + 10])
+                        .post(configMaps(ns)).then().statusCode(413));
+        writes.put(writes("create", "unknown", "", "", 404),
+                () -> Api.create("/api/v1/namespaces/" + ns + "/nosuchthings", configMap("c", ""))
+                        .then().statusCode(404));
+        writes.put(writes("create", "configmaps", "unknown", "", 404),
+                () -> Api.create(configMaps(ns) + "/a/scale", configMap("c", "")).then().statusCode(404));
+
         String before = scrape();
-
-        createOk(configMaps(ns), configMap("a", ""));
-        Api.create(configMaps(ns), configMap("a", "")).then().statusCode(409);
-        given().contentType("application/merge-patch+json").body("{\"data\":{\"k\":\"v\"}}")
-                .patch(configMaps(ns) + "/a").then().statusCode(200);
-        given().delete(configMaps(ns) + "/a").then().statusCode(200);
-        Api.create("/api/v1/namespaces/" + ns + "/nosuchthings", configMap("b", "")).then().statusCode(404);
-
+        writes.values().forEach(Runnable::run);
         String after = scrape();
-        assertEquals(countOr0(before, created) + 1, sample(after, created));
-        assertEquals(countOr0(before, taken) + 1, sample(after, taken));
-        assertEquals(countOr0(before, patched) + 1, sample(after, patched));
-        assertEquals(countOr0(before, deleted) + 1, sample(after, deleted));
-        assertEquals(countOr0(before, unknown) + 1, sample(after, unknown));
+        writes.keySet().forEach(series -> assertEquals(countOr0(before, series) + 1, sample(after, series), series));
         assertTrue(!after.contains("nosuchthings"), "a path's words never become a series");
     }
 }
