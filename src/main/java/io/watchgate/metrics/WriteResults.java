@@ -17,15 +17,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * them: {@code watchgate_writes_total{verb="create",resource="configmaps",subresource="",dry_run="",code="201"}}.
  * Counted as each response ends, at the front of the router, so that every answer counts: those of the resource
  * API, the body guard's 413 and 400, Quarkus' own 413, and 404 for paths that name nothing. A path naming no served
- * type counts under resource {@code unknown}, so that the series stay as few as the types.
+ * type counts under resource {@code unknown}, so that the series stay as few as the types; a write whose connection
+ * closed before its answer was sent counts under code {@code closed}.
  */
 @ApplicationScoped
 public class WriteResults {
 
     static final String UNKNOWN = "unknown";
+    static final String CLOSED = "closed";
 
     /** One series; label values from fixed sets and the served types only, never from the request as sent. */
-    record Series(String verb, String resource, String subresource, String dryRun, int code) {
+    record Series(String verb, String resource, String subresource, String dryRun, String code) {
     }
 
     private final MeterRegistry registry;
@@ -49,17 +51,19 @@ public class WriteResults {
             String verb = verb(context.request().method(), parsed);
             if (verb != null) {
                 boolean dryRun = "All".equals(context.request().getParam("dryRun"));
-                context.addEndHandler(ended -> count(verb, parsed, dryRun, context.response().getStatusCode()));
+                // a response cut off by the connection closing has no code its client saw
+                context.addEndHandler(ended -> count(verb, parsed, dryRun, ended.succeeded()
+                        ? Integer.toString(context.response().getStatusCode()) : CLOSED));
             }
         }
         context.next();
     }
 
-    void count(String verb, ApiPath path, boolean dryRun, int code) {
+    void count(String verb, ApiPath path, boolean dryRun, String code) {
         Series series = new Series(verb, resource(path), subresource(path), dryRun ? "All" : "", code);
         counters.computeIfAbsent(series, s -> Counter.builder("watchgate.writes")
                 .tags("verb", s.verb(), "resource", s.resource(), "subresource", s.subresource(), "dry_run",
-                        s.dryRun(), "code", Integer.toString(s.code()))
+                        s.dryRun(), "code", s.code())
                 .description("writes by verb, resource and HTTP code").register(registry)).increment();
     }
 

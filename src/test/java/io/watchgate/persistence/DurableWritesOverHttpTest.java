@@ -19,9 +19,12 @@ import io.watchgate.store.ObjectKey;
 import io.watchgate.store.StoredObject;
 import jakarta.inject.Inject;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.reflect.Field;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +37,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -51,6 +56,9 @@ class DurableWritesOverHttpTest {
     /** The management interface, where health and metrics are served. */
     @TestHTTPResource(value = "/", management = true)
     URI management;
+
+    @TestHTTPResource("/")
+    URI api;
 
     public static class Durable implements QuarkusTestProfile {
         @Override
@@ -168,6 +176,42 @@ class DurableWritesOverHttpTest {
                 () -> given().contentType(ContentType.JSON).body(configMap("c", "")).post(configMaps(ns)).statusCode(),
                 s -> step(s, ns) != null);
         assertEquals(List.of(200, 201), codes);
+    }
+
+    @Test
+    void aCreateWhoseClientLeftBeforeTheAnswerLandsAndCountsAsClosed() throws Exception {
+        String ns = newNamespace("left");
+        String closed = "watchgate_writes_total{code=\"closed\",dry_run=\"\",resource=\"configmaps\","
+                + "subresource=\"\",verb=\"create\"}";
+        double before = closedWrites(closed);
+        CountDownLatch disk = new CountDownLatch(1);
+        Runnable restore = stall(disk, new AtomicBoolean());
+        try {
+            try (Socket client = new Socket(api.getHost(), api.getPort())) {
+                byte[] body = configMap("gone", "").getBytes(StandardCharsets.UTF_8);
+                OutputStream out = client.getOutputStream();
+                out.write(("POST " + configMaps(ns) + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json"
+                        + "\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+                out.write(body);
+                out.flush();
+                awaitTaken(s -> s.latest(new ObjectKey("configmaps", ns, "gone")) != null, "the create");
+            } // the client leaves while the write waits for the disk
+        } finally {
+            disk.countDown();
+            restore.run();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (closedWrites(closed) < before + 1 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(before + 1, closedWrites(closed));
+        given().get(configMaps(ns) + "/gone").then().statusCode(200);
+    }
+
+    private double closedWrites(String series) {
+        String metrics = given().get(management.resolve("/q/metrics")).asString();
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.E+-]+)$").matcher(metrics);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
     @Test
