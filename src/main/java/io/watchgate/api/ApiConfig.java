@@ -2,6 +2,7 @@ package io.watchgate.api;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
 /** Limits and timings of the resource API. */
 @ConfigMapping(prefix = "watchgate.api")
@@ -10,4 +11,11 @@ public interface ApiConfig {
     /** Request bodies larger than this are refused with 413 (Kubernetes' default is 3 MiB). */
     @WithDefault("3145728")
     int maxBodyBytes();
+
+    /**
+     * A streamed list (1 MiB or more) not sent whole within this time, because its client stopped reading, is cut
+     * off, and the thread writing it freed (kube-apiserver's request timeout is 60 s as well).
+     */
+    @WithDefault("60s")
+    Duration sendTimeout();
 }

@@ -33,11 +33,13 @@ public class ResponseBodies {
     private final Json json;
     private final Tables tables;
     private final ProtobufObjects protobuf;
+    private final SendDeadline deadline;
 
-    ResponseBodies(Json json, Tables tables, ProtobufObjects protobuf) {
+    ResponseBodies(Json json, Tables tables, ProtobufObjects protobuf, SendDeadline deadline) {
         this.json = json;
         this.tables = tables;
         this.protobuf = protobuf;
+        this.deadline = deadline;
     }
 
     /** What a write returns: the object, in JSON or protobuf. */
@@ -117,11 +119,18 @@ public class ResponseBodies {
             }
             return Response.ok(out.toByteArray(), MediaType.APPLICATION_JSON_TYPE).build();
         }
-        // written as it is sent, so a large list holds one chunk of its body at a time (and the snapshot it reads)
+        // written as it is sent, so a large list holds one chunk of its body at a time (and the snapshot it reads);
+        // the writing thread waits for the client, but not past the deadline
+        deadline.arm();
         StreamingOutput body = out -> {
             BufferedOutputStream chunks = new BufferedOutputStream(out, STREAM_CHUNK_BYTES);
-            writeList(chunks, head, type, items);
-            chunks.flush();
+            try {
+                writeList(chunks, head, type, items);
+                chunks.flush();
+            } catch (IOException gone) {
+                // the bytes come from memory: only the connection fails, closed by its client or at the deadline
+                throw new NotSent(type.listKind(), gone);
+            }
         };
         return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();
     }
@@ -152,5 +161,15 @@ public class ResponseBodies {
         }
         out.write(']');
         out.write('}');
+    }
+
+    /**
+     * A streamed body whose connection failed under it. Thrown on, not swallowed: Quarkus then drops the connection
+     * rather than end the chunked body as if it were whole.
+     */
+    static final class NotSent extends RuntimeException {
+        NotSent(String what, IOException cause) {
+            super("a streamed " + what + " was not sent whole", cause);
+        }
     }
 }

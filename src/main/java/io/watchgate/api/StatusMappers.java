@@ -56,6 +56,13 @@ public class StatusMappers {
         });
     }
 
+    /** A client that left, or was cut off, in the middle of a streamed body: nothing failed on the server. */
+    @ServerExceptionMapper
+    public Response notSent(ResponseBodies.NotSent e) {
+        LOG.debugf("%s: %s", e.getMessage(), e.getCause());
+        return Response.serverError().build(); // the response is under way: this only ends it
+    }
+
     @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 1000)
     public Response unexpected(Throwable e) {
         return toResponse(internal(e));

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.watchgate.api.SendDeadline;
 import io.watchgate.fanout.WatchCounts;
 import io.watchgate.fanout.WatchHubs;
 import io.watchgate.persistence.StorageProducer;
@@ -24,11 +25,13 @@ public class WatchgateMetrics implements MeterBinder {
     private final MemoryStore store;
     private final WatchHubs watches;
     private final StorageProducer storage;
+    private final SendDeadline deadline;
 
-    WatchgateMetrics(MemoryStore store, WatchHubs watches, StorageProducer storage) {
+    WatchgateMetrics(MemoryStore store, WatchHubs watches, StorageProducer storage, SendDeadline deadline) {
         this.store = store;
         this.watches = watches;
         this.storage = storage;
+        this.deadline = deadline;
     }
 
     @Override
@@ -53,6 +56,10 @@ public class WatchgateMetrics implements MeterBinder {
                 .description("bookmarks written to watchers").register(registry);
         FunctionCounter.builder("watchgate.watches.ended.slow", watches, WatchHubs::endedSlow)
                 .description("watches ended because their client stopped reading").register(registry);
+
+        FunctionCounter.builder("watchgate.responses.cut.off", deadline, SendDeadline::cutOff)
+                .description("streamed lists cut off because their client did not read them in time")
+                .register(registry);
 
         storage.log().ifPresent(log -> {
             FunctionTimer.builder("watchgate.wal.sync", log, WriteAheadLog::syncs, WriteAheadLog::syncNanos,
