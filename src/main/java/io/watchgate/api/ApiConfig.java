@@ -13,8 +13,8 @@ public interface ApiConfig {
     int maxBodyBytes();
 
     /**
-     * A streamed list (1 MiB or more) not sent whole within this time, because its client stopped reading, is cut
-     * off, and the thread writing it freed (kube-apiserver's request timeout is 60 s as well).
+     * A streamed list (1 MiB or more) not sent whole within this time, its client having stopped reading or reading
+     * too slowly, is cut off, and the thread writing it freed (kube-apiserver's request timeout is 60 s as well).
      */
     @WithDefault("60s")
     Duration sendTimeout();

@@ -58,7 +58,7 @@ public class WatchgateMetrics implements MeterBinder {
                 .description("watches ended because their client stopped reading").register(registry);
 
         FunctionCounter.builder("watchgate.responses.cut.off", deadline, SendDeadline::cutOff)
-                .description("streamed lists cut off because their client did not read them in time")
+                .description("streamed lists cut off for not being sent whole within the send timeout")
                 .register(registry);
 
         storage.log().ifPresent(log -> {

@@ -9,6 +9,7 @@ import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -25,6 +26,7 @@ public class WriteResults {
 
     static final String UNKNOWN = "unknown";
     static final String CLOSED = "closed";
+    private static final int MAX_CACHED = 10_000;
 
     /** One series; label values from fixed sets and the served types only, never from the request as sent. */
     record Series(String verb, String resource, String subresource, String dryRun, String code) {
@@ -45,26 +47,39 @@ public class WriteResults {
     }
 
     private void countWhenAnswered(RoutingContext context) {
+        HttpMethod method = context.request().method();
         String path = context.normalizedPath();
-        if (path.startsWith("/api/") || path.startsWith("/apis/")) {
+        if (isWrite(method) && (path.startsWith("/api/") || path.startsWith("/apis/"))) {
             ApiPath parsed = ApiPath.parse(path);
-            String verb = verb(context.request().method(), parsed);
-            if (verb != null) {
-                boolean dryRun = "All".equals(context.request().getParam("dryRun"));
-                // a response cut off by the connection closing has no code its client saw
-                context.addEndHandler(ended -> count(verb, parsed, dryRun, ended.succeeded()
-                        ? Integer.toString(context.response().getStatusCode()) : CLOSED));
-            }
+            String verb = verb(method, parsed);
+            boolean dryRun = "All".equals(context.request().getParam("dryRun"));
+            // a response cut off by the connection closing has no code its client saw; a streamed body's writer
+            // takes the close over, so the end handler may hear of it as a success: whether the response ended
+            // is what tells
+            context.addEndHandler(ended -> count(verb, parsed, dryRun, ended.succeeded() && context.response().ended()
+                    ? Integer.toString(context.response().getStatusCode()) : CLOSED));
         }
         context.next();
     }
 
+    private static boolean isWrite(HttpMethod method) {
+        return method == HttpMethod.POST || method == HttpMethod.PUT || method == HttpMethod.PATCH
+                || method == HttpMethod.DELETE;
+    }
+
     void count(String verb, ApiPath path, boolean dryRun, String code) {
         Series series = new Series(verb, resource(path), subresource(path), dryRun ? "All" : "", code);
-        counters.computeIfAbsent(series, s -> Counter.builder("watchgate.writes")
-                .tags("verb", s.verb(), "resource", s.resource(), "subresource", s.subresource(), "dry_run",
-                        s.dryRun(), "code", s.code())
-                .description("writes by verb, resource and HTTP code").register(registry)).increment();
+        Counter counter = counters.get(series);
+        if (counter == null) {
+            counter = Counter.builder("watchgate.writes")
+                    .tags("verb", series.verb(), "resource", series.resource(), "subresource", series.subresource(),
+                            "dry_run", series.dryRun(), "code", series.code())
+                    .description("writes by verb, resource and HTTP code").register(registry);
+            if (counters.size() < MAX_CACHED) { // past it (types made and deleted without end) the registry finds it
+                counters.putIfAbsent(series, counter);
+            }
+        }
+        counter.increment();
     }
 
     /** The Kubernetes verb of a write (by method alone, as kube-apiserver names them), or null for a read. */
@@ -105,10 +120,27 @@ public class WriteResults {
 
         private static final List<String> NAMESPACE_SUBRESOURCES = List.of("status", "finalize");
 
+        private static List<String> segments(String path) {
+            List<String> segments = new ArrayList<>(8);
+            int start = 0;
+            for (int i = 0; i <= path.length(); i++) {
+                if (i == path.length() || path.charAt(i) == '/') {
+                    if (i > start) {
+                        segments.add(path.substring(start, i));
+                    }
+                    start = i + 1;
+                }
+            }
+            return segments;
+        }
+
         static ApiPath parse(String path) {
-            List<String> parts = List.of(path.replaceAll("^/+|/+$", "").split("/+"));
+            List<String> parts = segments(path);
             int next;
             String group;
+            if (parts.isEmpty()) {
+                return new ApiPath("", "", null, null, null);
+            }
             if (parts.get(0).equals("api") && parts.size() >= 2) {
                 group = "";
                 next = 1;

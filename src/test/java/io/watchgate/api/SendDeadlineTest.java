@@ -6,6 +6,7 @@ import static io.watchgate.api.Api.configMaps;
 import static io.watchgate.api.Api.createOk;
 import static io.watchgate.api.Api.newNamespace;
 import static org.hamcrest.Matchers.hasSize;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,7 +48,8 @@ class SendDeadlineTest {
     public static class ShortDeadline implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("watchgate.api.send-timeout", "1s");
+            // long enough for a reader that reads to take the whole 13 MB list on a loaded machine
+            return Map.of("watchgate.api.send-timeout", "3s");
         }
     }
 
@@ -79,27 +81,53 @@ class SendDeadlineTest {
         }
     }
 
-    @Test
-    void aLargeListItsClientStoppedReadingIsCutOffAtTheDeadline() throws Exception {
-        String ns = largeList("unread");
-        int count = COUNT;
+    /** Sends {@code method path} over HTTP/1.1, reads nothing until the server cuts it off, then all there is. */
+    private byte[] unread(String method, String path) throws Exception {
         long cutBefore = cutOff();
         try (Socket client = new Socket()) {
             client.setReceiveBufferSize(4096);
             client.connect(new InetSocketAddress(api.getHost(), api.getPort()));
-            client.getOutputStream().write(("GET " + configMaps(ns) + " HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            client.setSoTimeout(20_000); // a body that is never cut fails the test rather than hang it
+            client.getOutputStream().write((method + " " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             client.getOutputStream().flush();
-            // the client reads nothing until the server has given up on it
             awaitCutOffAfter(cutBefore);
-            byte[] received = readUntilClosed(client.getInputStream());
-            assertTrue(received.length < count * VALUE.length(), "only part of the list arrived: " + received.length);
-            String tail = new String(received, Math.max(0, received.length - 16), Math.min(16, received.length),
-                    StandardCharsets.US_ASCII);
-            assertFalse(tail.endsWith("0\r\n\r\n"), "the chunked body did not end as a whole one does");
+            return readUntilClosed(client.getInputStream());
         }
+    }
+
+    private static void assertCutShort(byte[] received) {
+        assertTrue(received.length < COUNT * VALUE.length(), "only part of the list arrived: " + received.length);
+        String tail = new String(received, Math.max(0, received.length - 16), Math.min(16, received.length),
+                StandardCharsets.US_ASCII);
+        assertFalse(tail.endsWith("0\r\n\r\n"), "the chunked body did not end as a whole one does");
+    }
+
+    @Test
+    void aLargeListItsClientStoppedReadingIsCutOffAtTheDeadline() throws Exception {
+        String ns = largeList("unread");
+        assertCutShort(unread("GET", configMaps(ns)));
         // the thread that wrote it is free, and a reader that reads gets the whole list
-        given().get(configMaps(ns)).then().statusCode(200).body("items", hasSize(count));
+        given().get(configMaps(ns)).then().statusCode(200).body("items", hasSize(COUNT));
+    }
+
+    @Test
+    void aCollectionDeletedForAClientThatStoppedReadingIsDeletedAndCountsAsClosed() throws Exception {
+        String ns = largeList("unread-delete");
+        String closed = "watchgate_writes_total{code=\"closed\",dry_run=\"\",resource=\"configmaps\","
+                + "subresource=\"\",verb=\"deletecollection\"}";
+        String ok = closed.replace("closed", "200");
+        double closedBefore = sample(closed);
+        double okBefore = sample(ok);
+        assertCutShort(unread("DELETE", configMaps(ns)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (sample(closed) == closedBefore) {
+            assertTrue(System.nanoTime() < deadline, "the cut-off deletecollection was not counted as closed");
+            Thread.sleep(50);
+        }
+        assertEquals(closedBefore + 1, sample(closed));
+        assertEquals(okBefore, sample(ok), "not as a 200 its client never got whole");
+        given().get(configMaps(ns)).then().statusCode(200).body("items", hasSize(0));
     }
 
     @Test
@@ -131,10 +159,14 @@ class SendDeadlineTest {
 
     private long cutOff() {
         String metrics = given().get(management.resolve("/q/metrics")).asString();
-        Matcher m = Pattern.compile("(?m)^watchgate_responses_cut_off_total ([0-9.E+-]+)$")
-                .matcher(metrics);
-        assertTrue(m.find(), "watchgate_responses_cut_off_total is scraped");
-        return (long) Double.parseDouble(m.group(1));
+        assertTrue(metrics.contains("\nwatchgate_responses_cut_off_total "), "the cut-offs are scraped");
+        return (long) sample("watchgate_responses_cut_off_total");
+    }
+
+    private double sample(String series) {
+        String metrics = given().get(management.resolve("/q/metrics")).asString();
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.E+-]+)$").matcher(metrics);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
     private static byte[] readUntilClosed(InputStream in) {
