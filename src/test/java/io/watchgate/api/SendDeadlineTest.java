@@ -22,6 +22,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.StreamResetException;
+import io.watchgate.metrics.Samples;
 import jakarta.inject.Inject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -33,8 +34,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -164,9 +163,7 @@ class SendDeadlineTest {
     }
 
     private double sample(String series) {
-        String metrics = given().get(management.resolve("/q/metrics")).asString();
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.E+-]+)$").matcher(metrics);
-        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+        return Samples.valueOr0(given().get(management.resolve("/q/metrics")).asString(), series);
     }
 
     private static byte[] readUntilClosed(InputStream in) {

@@ -5,6 +5,8 @@ import static io.watchgate.api.Api.configMap;
 import static io.watchgate.api.Api.configMaps;
 import static io.watchgate.api.Api.createOk;
 import static io.watchgate.api.Api.newNamespace;
+import static io.watchgate.metrics.Samples.value;
+import static io.watchgate.metrics.Samples.valueOr0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,8 +16,6 @@ import io.watchgate.api.Api;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** What Prometheus scrapes at /q/metrics: the store, the watches, and request latencies by path template. */
@@ -30,27 +30,20 @@ class MetricsTest {
         return given().get(management.resolve("/q/metrics")).asString();
     }
 
-    private static double sample(String metrics, String series) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.E+-]+)$").matcher(metrics);
-        assertTrue(m.find(), series + " is not in:\n" + metrics);
-        return Double.parseDouble(m.group(1));
-    }
-
     @Test
     void theStoreAndItsObjectsAreCounted() {
         String ns = newNamespace("metrics");
         String first = scrape();
         // a resource gets its series with its first object
-        double before = first.contains("watchgate_objects{resource=\"configmaps\"}")
-                ? sample(first, "watchgate_objects{resource=\"configmaps\"}") : 0;
+        double before = valueOr0(first, "watchgate_objects{resource=\"configmaps\"}");
         createOk(configMaps(ns), configMap("a", ""));
         createOk(configMaps(ns), configMap("b", ""));
         given().delete(configMaps(ns) + "/a").then().statusCode(200);
         long revision = Api.currentRevision();
         String metrics = scrape();
-        assertEquals(before + 1, sample(metrics, "watchgate_objects{resource=\"configmaps\"}"));
-        assertTrue(sample(metrics, "watchgate_store_revision") >= revision);
-        assertTrue(sample(metrics, "watchgate_store_oldest_revision") >= 0);
+        assertEquals(before + 1, value(metrics, "watchgate_objects{resource=\"configmaps\"}"));
+        assertTrue(value(metrics, "watchgate_store_revision") >= revision);
+        assertTrue(value(metrics, "watchgate_store_oldest_revision") >= 0);
     }
 
     @Test
@@ -58,18 +51,16 @@ class MetricsTest {
         String ns = newNamespace("sent");
         createOk(configMaps(ns), configMap("a", ""));
         String before = scrape();
-        double events = before.contains("watchgate_watch_events_sent_total ")
-                ? sample(before, "watchgate_watch_events_sent_total") : 0;
-        double bookmarks = before.contains("watchgate_watch_bookmarks_sent_total ")
-                ? sample(before, "watchgate_watch_bookmarks_sent_total") : 0;
+        double events = valueOr0(before, "watchgate_watch_events_sent_total");
+        double bookmarks = valueOr0(before, "watchgate_watch_bookmarks_sent_total");
         // from resourceVersion 0: the object as ADDED, then a bookmark as the watch times out
         given().queryParam("watch", "true").queryParam("resourceVersion", "0")
                 .queryParam("allowWatchBookmarks", "true").queryParam("timeoutSeconds", "1")
                 .get(configMaps(ns)).then().statusCode(200);
         String after = scrape();
-        assertTrue(sample(after, "watchgate_watch_events_sent_total") >= events + 1);
-        assertTrue(sample(after, "watchgate_watch_bookmarks_sent_total") >= bookmarks + 1);
-        assertTrue(sample(after, "watchgate_watches{form=\"chunked\",resource=\"configmaps\"}") >= 0);
+        assertTrue(value(after, "watchgate_watch_events_sent_total") >= events + 1);
+        assertTrue(value(after, "watchgate_watch_bookmarks_sent_total") >= bookmarks + 1);
+        assertTrue(value(after, "watchgate_watches{form=\"chunked\",resource=\"configmaps\"}") >= 0);
     }
 
     @Test
@@ -80,19 +71,15 @@ class MetricsTest {
         given().queryParam("watch", "true").queryParam("timeoutSeconds", "1").get(configMaps(ns))
                 .then().statusCode(200);
         String metrics = scrape();
-        assertTrue(sample(metrics, "watchgate_list_items_count{resource=\"configmaps\"}") >= 1);
-        assertTrue(sample(metrics, "watchgate_list_items_max{resource=\"configmaps\"}") >= 1);
-        assertTrue(sample(metrics, "http_server_requests_seconds_bucket{method=\"GET\",outcome=\"SUCCESS\",status=\"200\","
+        assertTrue(value(metrics, "watchgate_list_items_count{resource=\"configmaps\"}") >= 1);
+        assertTrue(value(metrics, "watchgate_list_items_max{resource=\"configmaps\"}") >= 1);
+        assertTrue(value(metrics, "http_server_requests_seconds_bucket{method=\"GET\",outcome=\"SUCCESS\",status=\"200\","
                 + "uri=\"/api/{version}/namespaces/{namespace}/{plural}\",le=\"+Inf\"}") >= 1);
-        assertTrue(sample(metrics, "http_server_requests_seconds_count{method=\"GET\",outcome=\"SUCCESS\",status=\"200\","
+        assertTrue(value(metrics, "http_server_requests_seconds_count{method=\"GET\",outcome=\"SUCCESS\",status=\"200\","
                 + "uri=\"/api/{version}/watch/namespaces/{namespace}/{plural}\"}") >= 1);
         assertTrue(!metrics.contains("uri=\"/api/v1/namespaces/" + ns), "no series per namespace");
-        assertTrue(sample(metrics, "watchgate_watches_active") >= 0);
-        assertTrue(sample(metrics, "watchgate_watches_ended_slow_total") >= 0);
-    }
-
-    private static double countOr0(String metrics, String series) {
-        return metrics.contains(series + " ") ? sample(metrics, series) : 0;
+        assertTrue(value(metrics, "watchgate_watches_active") >= 0);
+        assertTrue(value(metrics, "watchgate_watches_ended_slow_total") >= 0);
     }
 
     private static String writes(String verb, String resource, String subresource, String dryRun, int code) {
@@ -134,7 +121,7 @@ class MetricsTest {
         String before = scrape();
         writes.values().forEach(Runnable::run);
         String after = scrape();
-        writes.keySet().forEach(series -> assertEquals(countOr0(before, series) + 1, sample(after, series), series));
+        writes.keySet().forEach(series -> assertEquals(valueOr0(before, series) + 1, value(after, series), series));
         assertTrue(!after.contains("nosuchthings"), "a path's words never become a series");
     }
 }

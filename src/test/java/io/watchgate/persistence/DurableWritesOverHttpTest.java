@@ -14,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.watchgate.metrics.Samples;
 import io.watchgate.store.MemoryStore;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.StoredObject;
@@ -37,8 +38,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -209,9 +208,7 @@ class DurableWritesOverHttpTest {
     }
 
     private double closedWrites(String series) {
-        String metrics = given().get(management.resolve("/q/metrics")).asString();
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.E+-]+)$").matcher(metrics);
-        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+        return Samples.valueOr0(given().get(management.resolve("/q/metrics")).asString(), series);
     }
 
     @Test
