@@ -213,41 +213,51 @@ public class ResourceApi {
         return verbs.patch(verbs.status(verbs.object(group, version, namespace, plural)), name, uri, headers, body);
     }
 
-    // verbs a path does not serve: 405 with a Status
+    // verbs a path does not serve: 405 with a Status, once the path is known to name something (404 if not: a
+    // namespace's own subresources, /api/v1/namespaces/{name}/status and /finalize, land here and are not served)
 
     @PUT
     @Path("{plural}")
-    public Response putCollection() {
+    public Response putCollection(@PathParam("plural") String plural) {
+        verbs.collection(group, version, null, plural);
         throw methodNotAllowed();
     }
 
     @PATCH
     @Path("{plural}")
-    public Response patchCollection() {
+    public Response patchCollection(@PathParam("plural") String plural) {
+        verbs.collection(group, version, null, plural);
         throw methodNotAllowed();
     }
 
     @PUT
     @Path("namespaces/{namespace}/{plural}")
-    public Response putNamespacedCollection() {
+    public Response putNamespacedCollection(@PathParam("namespace") String namespace,
+            @PathParam("plural") String plural) {
+        verbs.collection(group, version, namespace, plural);
         throw methodNotAllowed();
     }
 
     @PATCH
     @Path("namespaces/{namespace}/{plural}")
-    public Response patchNamespacedCollection() {
+    public Response patchNamespacedCollection(@PathParam("namespace") String namespace,
+            @PathParam("plural") String plural) {
+        verbs.collection(group, version, namespace, plural);
         throw methodNotAllowed();
     }
 
     @POST
     @Path("{plural}/{name}")
-    public Response postObject() {
+    public Response postObject(@PathParam("plural") String plural) {
+        verbs.object(group, version, null, plural);
         throw methodNotAllowed();
     }
 
     @POST
     @Path("namespaces/{namespace}/{plural}/{name}")
-    public Response postNamespacedObject() {
+    public Response postNamespacedObject(@PathParam("namespace") String namespace,
+            @PathParam("plural") String plural) {
+        verbs.object(group, version, namespace, plural);
         throw methodNotAllowed();
     }
 

@@ -98,6 +98,18 @@ class ErrorResponsesTest {
     }
 
     @Test
+    void verbsOnPathsThatNameNothingAreNotFoundNotMethodNotAllowed() {
+        refused(404, "NotFound", r -> json(r, "{}").put("/api/v1/namespaces/" + ns + "/nosuchthings"));
+        refused(404, "NotFound", r -> json(r, "{}").put("/api/v1/nosuchthings"));
+        refused(404, "NotFound", r -> json(r, "{}").post("/api/v1/namespaces/" + ns + "/nosuchthings/x"));
+        // a namespace's status and finalize subresources are not served (core types have no subresources)
+        refused(404, "NotFound", r -> json(r, "{}").put("/api/v1/namespaces/" + ns + "/status"));
+        refused(404, "NotFound", r -> r.contentType("application/merge-patch+json").body("{}")
+                .patch("/api/v1/namespaces/" + ns + "/status"));
+        refused(404, "NotFound", r -> json(r, "{}").put("/api/v1/namespaces/" + ns + "/finalize"));
+    }
+
+    @Test
     void unsupportedMediaTypes() {
         refused(406, "NotAcceptable", r -> r.accept("application/yaml").get(configMaps(ns)));
         refused(415, "UnsupportedMediaType", r -> r.contentType("text/plain").body(configMap("a", "").getBytes()).post(configMaps(ns)));
