@@ -78,8 +78,8 @@ public class WatchRoute {
 
     private void handle(RoutingContext context) {
         HttpServerRequest request = context.request();
-        WatchPath path = WatchPath.parse(context.normalizedPath());
-        if (path == null) {
+        ApiPath path = ApiPath.parse(context.normalizedPath());
+        if (path == null || path.subresource() != null) {
             context.next();
             return;
         }
@@ -87,12 +87,13 @@ public class WatchRoute {
         WireFormat format;
         boolean webSocket;
         try {
-            boolean watch = path.legacy() || QueryFlags.bool("watch", request.getParam("watch"));
-            if (!watch || (path.name() != null && !path.legacy())) {
+            // a GET of one object is a watch only behind the legacy watch/ segment
+            boolean watch = path.watchSegment() || QueryFlags.bool("watch", request.getParam("watch"));
+            if (!watch || (path.name() != null && !path.watchSegment())) {
                 context.next();
                 return;
             }
-            Vertx.currentContext().putLocal(METRICS_PATH_TEMPLATE, path.template());
+            Vertx.currentContext().putLocal(METRICS_PATH_TEMPLATE, path.watchTemplate());
             Target target = path.name() == null
                     ? Target.resolve(types, path.group(), path.version(), path.namespace(), path.plural())
                     : Target.resolveObject(types, path.group(), path.version(), path.namespace(), path.plural());

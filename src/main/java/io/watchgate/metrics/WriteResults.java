@@ -5,12 +5,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.watchgate.api.ApiPath;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -53,11 +52,11 @@ public class WriteResults {
             ApiPath parsed = ApiPath.parse(path);
             String verb = verb(method, parsed);
             boolean dryRun = "All".equals(context.request().getParam("dryRun"));
-            // a response cut off by the connection closing has no code its client saw; a streamed body's writer
-            // takes the close over, so the end handler may hear of it as a success: whether the response ended
-            // is what tells
+            // a response cut off by its connection closing has no code its client saw. A streamed body's writer
+            // takes the close over, and may still end the response on the closed connection: the end handler can
+            // hear of it as a success, so whether the connection was still open is what tells
             context.addEndHandler(ended -> count(verb, parsed, dryRun, ended.succeeded() && context.response().ended()
-                    ? Integer.toString(context.response().getStatusCode()) : CLOSED));
+                    && !context.response().closed() ? Integer.toString(context.response().getStatusCode()) : CLOSED));
         }
         context.next();
     }
@@ -67,6 +66,7 @@ public class WriteResults {
                 || method == HttpMethod.DELETE;
     }
 
+    /** @param path null when the path names no resource */
     void count(String verb, ApiPath path, boolean dryRun, String code) {
         Series series = new Series(verb, resource(path), subresource(path), dryRun ? "All" : "", code);
         Counter counter = counters.get(series);
@@ -91,76 +91,22 @@ public class WriteResults {
         } else if (method == HttpMethod.PATCH) {
             return "patch";
         } else if (method == HttpMethod.DELETE) {
-            return path.name() == null ? "deletecollection" : "delete";
+            return path != null && path.name() != null ? "delete" : "deletecollection";
         }
         return null;
     }
 
     private String resource(ApiPath path) {
-        if (path.plural() == null) {
+        if (path == null) {
             return UNKNOWN;
         }
         return types.find(path.group(), path.version(), path.plural()).map(ResourceType::resource).orElse(UNKNOWN);
     }
 
     private static String subresource(ApiPath path) {
-        if (path.subresource() == null) {
+        if (path == null || path.subresource() == null) {
             return "";
         }
         return path.subresource().equals("status") ? "status" : UNKNOWN;
-    }
-
-    /**
-     * A resource API path taken apart as kube-apiserver's request info does it: {@code /api/{version}} or
-     * {@code /apis/{group}/{version}}, then {@code [namespaces/{namespace}/]{plural}[/{name}[/{subresource}]]}, where
-     * {@code namespaces/{name}/status} and {@code .../finalize} are a namespace's subresources. Null parts are
-     * absent; a plural of null means the path names no resource.
-     */
-    record ApiPath(String group, String version, String plural, String name, String subresource) {
-
-        private static final List<String> NAMESPACE_SUBRESOURCES = List.of("status", "finalize");
-
-        private static List<String> segments(String path) {
-            List<String> segments = new ArrayList<>(8);
-            int start = 0;
-            for (int i = 0; i <= path.length(); i++) {
-                if (i == path.length() || path.charAt(i) == '/') {
-                    if (i > start) {
-                        segments.add(path.substring(start, i));
-                    }
-                    start = i + 1;
-                }
-            }
-            return segments;
-        }
-
-        static ApiPath parse(String path) {
-            List<String> parts = segments(path);
-            int next;
-            String group;
-            if (parts.isEmpty()) {
-                return new ApiPath("", "", null, null, null);
-            }
-            if (parts.get(0).equals("api") && parts.size() >= 2) {
-                group = "";
-                next = 1;
-            } else if (parts.get(0).equals("apis") && parts.size() >= 3) {
-                group = parts.get(1);
-                next = 2;
-            } else {
-                return new ApiPath("", "", null, null, null);
-            }
-            String version = parts.get(next);
-            List<String> rest = parts.subList(next + 1, parts.size());
-            if (rest.size() > 2 && rest.get(0).equals("namespaces")
-                    && !NAMESPACE_SUBRESOURCES.contains(rest.get(2))) {
-                rest = rest.subList(2, rest.size());
-            }
-            if (rest.isEmpty() || rest.size() > 3) {
-                return new ApiPath(group, version, null, null, null);
-            }
-            return new ApiPath(group, version, rest.get(0), rest.size() > 1 ? rest.get(1) : null,
-                    rest.size() > 2 ? rest.get(2) : null);
-        }
     }
 }

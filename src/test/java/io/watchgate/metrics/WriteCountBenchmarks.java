@@ -1,7 +1,7 @@
 package io.watchgate.metrics;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.watchgate.metrics.WriteResults.ApiPath;
+import io.watchgate.api.ApiPath;
 import io.watchgate.schema.ResourceTypes;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
