@@ -77,11 +77,6 @@ public class RequestBodies {
         return body;
     }
 
-    /** The body as one JSON value (400 when it is not one, 413 when it is too large). */
-    public JsonNode json(InputStream body) {
-        return json.parse(read(body));
-    }
-
     public JsonNode json(byte[] body) {
         return json.parse(body);
     }

@@ -2,7 +2,6 @@ package io.watchgate.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.watchgate.crd.CustomResourceTypes;
@@ -33,7 +32,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -202,10 +200,9 @@ public class ResourceVerbs {
         if (future.isDone() && !future.isCompletedExceptionally()) {
             return Uni.createFrom().item(respond.apply(future.join()));
         }
-        Context context = Vertx.currentContext();
-        Executor back = context != null ? task -> context.runOnContext(v -> task.run())
-                : Infrastructure.getDefaultWorkerPool();
-        return Uni.createFrom().completionStage(written).emitOn(back).map(respond);
+        Context context = Vertx.currentContext(); // the request's: writes are taken on their event loop
+        return Uni.createFrom().completionStage(written).emitOn(task -> context.runOnContext(v -> task.run()))
+                .map(respond);
     }
 
     /** Kubernetes sends each warning as a {@code Warning: 299 - "..."} header. */

@@ -16,7 +16,7 @@ public class DefaultNamespace {
         if (store.get(NamespaceLifecycle.key("default"), store.currentRevision()) == null) {
             ObjectNode namespace = JsonNodeFactory.instance.objectNode();
             namespace.putObject("metadata").put("name", "default");
-            writes.create(types.namespaces(), "", namespace, false).toCompletableFuture().join();
+            Store.await(writes.create(types.namespaces(), "", namespace, false).toCompletableFuture());
         }
     }
 }

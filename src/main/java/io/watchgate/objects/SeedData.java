@@ -8,6 +8,8 @@ import io.quarkus.runtime.StartupEvent;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
+import io.watchgate.store.Store;
+import io.watchgate.store.StoreException;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -18,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
@@ -86,9 +87,14 @@ public class SeedData {
             try (MappingIterator<JsonNode> documents = YAML.readerFor(JsonNode.class).readValues(file.toFile())) {
                 while (documents.hasNext()) {
                     JsonNode object = documents.next();
-                    if (object != null && object.isObject() && !object.isEmpty()) {
-                        manifests.add(new Manifest(file, object));
+                    if (object == null || object.isNull() || object.isMissingNode()) {
+                        continue; // an empty document, as between two "---"
                     }
+                    if (!object.isObject() || object.path("apiVersion").asText().isEmpty()
+                            || object.path("kind").asText().isEmpty()) {
+                        throw new IllegalStateException("a document is not an object with apiVersion and kind");
+                    }
+                    manifests.add(new Manifest(file, object));
                 }
             } catch (IOException | RuntimeException e) {
                 throw new IllegalStateException(file + " is no manifest: " + e.getMessage(), e);
@@ -102,25 +108,23 @@ public class SeedData {
         JsonNode object = manifest.object();
         String apiVersion = object.path("apiVersion").asText();
         String kind = object.path("kind").asText();
-        String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
-        String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
         ResourceType type = types.all().stream()
-                .filter(t -> t.group().equals(group) && t.version().equals(version) && t.kind().equals(kind))
+                .filter(t -> t.apiVersion().equals(apiVersion) && t.kind().equals(kind))
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException(manifest.file() + ": no served type is " + apiVersion
                         + " " + kind));
         String given = object.at("/metadata/namespace").asText();
         String namespace = !type.namespaced() ? "" : given.isEmpty() ? "default" : given;
         try {
-            writes.create(type, namespace, object.deepCopy(), false).toCompletableFuture().join();
+            Store.await(writes.create(type, namespace, object.deepCopy(), false).toCompletableFuture());
             return true;
         } catch (ApiException e) {
             if (e.code() == 409) {
                 return false;
             }
             throw notCreated(manifest, e);
-        } catch (CompletionException e) {
-            throw notCreated(manifest, e.getCause()); // taken, then refused by the log
+        } catch (StoreException e) {
+            throw notCreated(manifest, e); // taken, then refused by the log
         }
     }
 

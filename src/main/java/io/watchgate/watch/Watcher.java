@@ -151,8 +151,7 @@ public final class Watcher {
         }
         position = snapshot;
         if (spec.initialEventsEnd() || (isEventStream() && spec.initialEvents())) {
-            sink.write(bookmark(snapshot, true));
-            loop.bookmarkSent();
+            writeBookmark(snapshot, true);
         }
         state = State.CATCHING_UP;
         if (sink.writeQueueFull()) {
@@ -324,8 +323,7 @@ public final class Watcher {
             case BOOKMARK -> {
                 if (state == State.LIVE) {
                     // bookmarks are a courtesy: a watcher busy catching up or stalled just skips one
-                    sink.write(bookmark(bookmarkRevision(), false));
-                    loop.bookmarkSent();
+                    writeBookmark(bookmarkRevision(), false);
                     stallIfFull();
                 }
                 loop.schedule(this, TimerKind.BOOKMARK, config.bookmarkInterval().toMillis());
@@ -357,8 +355,7 @@ public final class Watcher {
             return;
         }
         if (state == State.LIVE && sendsBookmarks()) {
-            sink.write(bookmark(bookmarkRevision(), false));
-            loop.bookmarkSent();
+            writeBookmark(bookmarkRevision(), false);
         }
         state = State.ENDED;
         loop.detach(this, false);
@@ -408,6 +405,12 @@ public final class Watcher {
         state = State.ENDED;
         loop.detach(this, false);
         sink.end();
+    }
+
+    /** Writes a BOOKMARK at {@code revision} and counts it. */
+    private void writeBookmark(long revision, boolean initialEventsEnd) {
+        sink.write(bookmark(revision, initialEventsEnd));
+        loop.bookmarkSent();
     }
 
     private Buffer bookmark(long revision, boolean initialEventsEnd) {
