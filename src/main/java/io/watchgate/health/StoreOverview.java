@@ -3,8 +3,8 @@ package io.watchgate.health;
 import io.smallrye.health.api.Wellness;
 import io.watchgate.fanout.WatchCounts;
 import io.watchgate.fanout.WatchHubs;
-import io.watchgate.store.MemoryStore;
 import io.watchgate.store.ObjectCounts;
+import io.watchgate.store.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.TreeSet;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -23,10 +23,10 @@ public class StoreOverview implements HealthCheck {
 
     static final String NAME = "watchgate";
 
-    private final MemoryStore store;
+    private final Store store;
     private final WatchHubs watches;
 
-    StoreOverview(MemoryStore store, WatchHubs watches) {
+    StoreOverview(Store store, WatchHubs watches) {
         this.store = store;
         this.watches = watches;
     }
@@ -36,7 +36,7 @@ public class StoreOverview implements HealthCheck {
         HealthCheckResponseBuilder overview = HealthCheckResponse.named(NAME).up()
                 .withData("revision", Long.toString(store.currentRevision()))
                 .withData("oldestRevision", Long.toString(store.oldestRevision()));
-        ObjectCounts objects = store.objectCounts();
+        ObjectCounts objects = store.statistics().objectCounts();
         long total = 0;
         for (String resource : new TreeSet<>(objects.resources())) {
             long count = objects.of(resource);

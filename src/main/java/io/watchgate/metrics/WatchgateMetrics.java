@@ -10,8 +10,9 @@ import io.watchgate.fanout.WatchCounts;
 import io.watchgate.fanout.WatchHubs;
 import io.watchgate.persistence.StorageProducer;
 import io.watchgate.persistence.WriteAheadLog;
-import io.watchgate.store.MemoryStore;
 import io.watchgate.store.ObjectCounts;
+import io.watchgate.store.Store;
+import io.watchgate.store.StoreStatistics;
 import jakarta.inject.Singleton;
 import java.util.concurrent.TimeUnit;
 
@@ -22,12 +23,12 @@ import java.util.concurrent.TimeUnit;
 @Singleton
 public class WatchgateMetrics implements MeterBinder {
 
-    private final MemoryStore store;
+    private final Store store;
     private final WatchHubs watches;
     private final StorageProducer storage;
     private final SendDeadline deadline;
 
-    WatchgateMetrics(MemoryStore store, WatchHubs watches, StorageProducer storage, SendDeadline deadline) {
+    WatchgateMetrics(Store store, WatchHubs watches, StorageProducer storage, SendDeadline deadline) {
         this.store = store;
         this.watches = watches;
         this.storage = storage;
@@ -36,11 +37,12 @@ public class WatchgateMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        Gauge.builder("watchgate.store.revision", store, MemoryStore::currentRevision)
+        Gauge.builder("watchgate.store.revision", store, Store::currentRevision)
                 .description("the newest committed resourceVersion").register(registry);
-        Gauge.builder("watchgate.store.oldest.revision", store, MemoryStore::oldestRevision)
+        Gauge.builder("watchgate.store.oldest.revision", store, Store::oldestRevision)
                 .description("the oldest resourceVersion a read or watch can still start from").register(registry);
-        ObjectCounts objects = store.objectCounts();
+        StoreStatistics statistics = store.statistics();
+        ObjectCounts objects = statistics.objectCounts();
         objects.onNewResource(resource -> Gauge.builder("watchgate.objects", objects, c -> c.of(resource))
                 .tag("resource", resource).description("objects stored now").register(registry));
 
@@ -69,8 +71,8 @@ public class WatchgateMetrics implements MeterBinder {
                             + "their sync").register(registry);
             FunctionCounter.builder("watchgate.wal.entries", log, WriteAheadLog::entries)
                     .description("writes made durable").register(registry);
-            FunctionTimer.builder("watchgate.store.durable.wait", store, MemoryStore::durableWrites,
-                    MemoryStore::durableWaitNanos, TimeUnit.NANOSECONDS)
+            FunctionTimer.builder("watchgate.store.durable.wait", statistics, StoreStatistics::durableWrites,
+                    StoreStatistics::durableWaitNanos, TimeUnit.NANOSECONDS)
                     .description("how long writes waited to become durable, from submit to the log's sync")
                     .register(registry);
         });

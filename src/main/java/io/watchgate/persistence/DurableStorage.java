@@ -1,7 +1,8 @@
 package io.watchgate.persistence;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.watchgate.store.MemoryStore;
+import io.watchgate.store.LogBackedStore;
+import io.watchgate.store.SnapshotView;
 import io.watchgate.store.StoreException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,7 +23,7 @@ public final class DurableStorage implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(DurableStorage.class);
 
     private final DataDirectory directory;
-    private final MemoryStore store;
+    private final LogBackedStore store;
     private final WriteAheadLog log;
     private final Recovery.Result recovered;
     private final ExecutorService snapshots = Executors.newSingleThreadExecutor(runnable -> {
@@ -32,7 +33,7 @@ public final class DurableStorage implements AutoCloseable {
     });
     private final AtomicBoolean snapshotting = new AtomicBoolean();
 
-    private DurableStorage(DataDirectory directory, MemoryStore store, WriteAheadLog log, Recovery.Result recovered) {
+    private DurableStorage(DataDirectory directory, LogBackedStore store, WriteAheadLog log, Recovery.Result recovered) {
         this.directory = directory;
         this.store = store;
         this.log = log;
@@ -40,11 +41,11 @@ public final class DurableStorage implements AutoCloseable {
     }
 
     /** Recovers {@code store}, which must be new, from the configured directory, and makes it log its commits. */
-    public static DurableStorage open(StorageConfig config, MemoryStore store, ObjectMapper mapper) {
+    public static DurableStorage open(StorageConfig config, LogBackedStore store, ObjectMapper mapper) {
         return open(config, store, mapper, WriteAheadLog.Channels.FILES);
     }
 
-    static DurableStorage open(StorageConfig config, MemoryStore store, ObjectMapper mapper,
+    static DurableStorage open(StorageConfig config, LogBackedStore store, ObjectMapper mapper,
             WriteAheadLog.Channels channels) {
         DataDirectory directory = DataDirectory.open(Path.of(config.dataDir()), config.createDataDir());
         try {
@@ -95,7 +96,7 @@ public final class DurableStorage implements AutoCloseable {
     /** Writes a snapshot of the store now, then drops the log and the snapshots it makes unnecessary. */
     public synchronized void snapshot() throws IOException {
         long started = System.nanoTime();
-        MemoryStore.SnapshotView view = null;
+        SnapshotView view = null;
         for (int attempt = 1; view == null; attempt++) {
             try {
                 view = store.snapshotView();

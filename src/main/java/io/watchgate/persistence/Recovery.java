@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.store.EventType;
-import io.watchgate.store.MemoryStore;
+import io.watchgate.store.LogBackedStore;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.StoredObject;
 import java.io.IOException;
@@ -38,7 +38,7 @@ final class Recovery {
     }
 
     /** Fills {@code store}, which must be new, from the directory. */
-    Result recover(MemoryStore store) throws IOException {
+    Result recover(LogBackedStore store) throws IOException {
         List<DataDirectory.Snapshot> snapshots = directory.snapshots();
         long snapshotRevision = 0;
         if (!snapshots.isEmpty()) {
@@ -112,7 +112,7 @@ final class Recovery {
     }
 
     /** The snapshot's state, rolled back through its history to the oldest retained revision, then replayed. */
-    private void restoreSnapshot(MemoryStore store, SnapshotFile.Contents snapshot) {
+    private void restoreSnapshot(LogBackedStore store, SnapshotFile.Contents snapshot) {
         String where = "the snapshot of revision " + snapshot.revision();
         List<SnapshotFile.HistoryEvent> events = snapshot.events();
         StoredObject[] objects = new StoredObject[events.size()];

@@ -1,8 +1,8 @@
 package io.watchgate.persistence;
 
 import io.watchgate.store.ChangeEvent;
-import io.watchgate.store.MemoryStore;
 import io.watchgate.store.ObjectKey;
+import io.watchgate.store.SnapshotView;
 import io.watchgate.store.StoredObject;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -49,7 +49,7 @@ final class SnapshotFile {
     }
 
     /** Writes {@code view} as {@code target}, atomically: a crash leaves the old snapshots or the new one. */
-    static void write(DataDirectory directory, MemoryStore.SnapshotView view) throws IOException {
+    static void write(DataDirectory directory, SnapshotView view) throws IOException {
         Path target = directory.snapshotFile(view.revision());
         Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
         long oldest = view.events().isEmpty() ? view.revision() : view.events().get(0).revision() - 1;
@@ -106,7 +106,7 @@ final class SnapshotFile {
     }
 
     /** Writes {@code view}, leaving no partial file behind when that fails (a full disk must not fill up more). */
-    static void writeOrClean(DataDirectory directory, MemoryStore.SnapshotView view) throws IOException {
+    static void writeOrClean(DataDirectory directory, SnapshotView view) throws IOException {
         Path target = directory.snapshotFile(view.revision());
         try {
             write(directory, view);

@@ -7,4 +7,10 @@ package io.watchgate.store;
 @FunctionalInterface
 public interface CommitListener {
     void committed(ChangeEvent event);
+
+    /** A listener's place on a store: closing it stops the listener being told, from the next commit on. */
+    interface Registration extends AutoCloseable {
+        @Override
+        void close();
+    }
 }

@@ -12,13 +12,13 @@ import java.time.Clock;
 public class Compactor {
     private static final int BATCH = 10_000;
 
-    private final MemoryStore store;
+    private final HistoryCompaction store;
     private final HistoryConfig config;
     private final Vertx vertx;
     private final Clock clock;
     private long timerId = -1;
 
-    Compactor(MemoryStore store, HistoryConfig config, Vertx vertx, Clock clock) {
+    Compactor(HistoryCompaction store, HistoryConfig config, Vertx vertx, Clock clock) {
         this.store = store;
         this.config = config;
         this.vertx = vertx;

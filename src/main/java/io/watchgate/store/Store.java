@@ -105,5 +105,12 @@ public interface Store {
      */
     CompletableFuture<Long> awaitRevision(long revision);
 
-    void addCommitListener(CommitListener listener);
+    /**
+     * Tells {@code listener} of every commit from now on, until the returned registration is closed. A listener
+     * that lives as long as the store may ignore it; any other (a test's) must close it.
+     */
+    CommitListener.Registration addCommitListener(CommitListener listener);
+
+    /** What the store counts, for metrics and health. */
+    StoreStatistics statistics();
 }

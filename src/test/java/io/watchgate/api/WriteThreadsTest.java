@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.vertx.core.Context;
+import io.watchgate.store.CommitListener;
 import io.watchgate.store.Store;
 import jakarta.inject.Inject;
 import java.util.Map;
@@ -30,17 +31,19 @@ class WriteThreadsTest {
     void createsUpdatesAndPatchesCommitOnTheEventLoop() {
         String ns = newNamespace("threads");
         Map<String, Boolean> onEventLoop = new ConcurrentHashMap<>();
-        store.addCommitListener(event -> {
+        // the store is the application's, shared by every test: the listener leaves with this one
+        try (CommitListener.Registration registration = store.addCommitListener(event -> {
             if (event.key().namespace().equals(ns)) {
                 onEventLoop.put(event.type() + " " + event.object().tree().at("/data/step").asText(),
                         Context.isOnEventLoopThread());
             }
-        });
-        createOk(configMaps(ns), configMap("c", "\"data\":{\"step\":\"create\"}"));
-        given().contentType(ContentType.JSON).body(configMap("c", "\"data\":{\"step\":\"update\"}"))
-                .put(configMaps(ns) + "/c").then().statusCode(200);
-        given().contentType("application/merge-patch+json").body("{\"data\":{\"step\":\"patch\"}}")
-                .patch(configMaps(ns) + "/c").then().statusCode(200);
+        })) {
+            createOk(configMaps(ns), configMap("c", "\"data\":{\"step\":\"create\"}"));
+            given().contentType(ContentType.JSON).body(configMap("c", "\"data\":{\"step\":\"update\"}"))
+                    .put(configMaps(ns) + "/c").then().statusCode(200);
+            given().contentType("application/merge-patch+json").body("{\"data\":{\"step\":\"patch\"}}")
+                    .patch(configMaps(ns) + "/c").then().statusCode(200);
+        }
         assertEquals(Map.of("ADDED create", true, "MODIFIED update", true, "MODIFIED patch", true), onEventLoop,
                 "a write made on a worker thread shows false");
     }

@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.CommitListener;
+import io.watchgate.store.InFlightWrites;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.MemoryStore;
 import io.watchgate.store.Mutation;
@@ -327,7 +329,7 @@ class DurableStorageTest {
         String large = "x".repeat(64 * 1024);
         List<CompletableFuture<ChangeEvent>> waiting = new ArrayList<>();
         try {
-            while (waiting.size() <= MemoryStore.MAX_IN_FLIGHT) {
+            while (waiting.size() <= InFlightWrites.MAX_WRITES) {
                 ObjectNode object = object("w", waiting.size());
                 ((ObjectNode) object.get("data")).put("large", large);
                 waiting.add(store.submit(Mutation.create(key("w" + waiting.size()), object)));
@@ -337,7 +339,7 @@ class DurableStorageTest {
         } finally {
             disk.countDown();
         }
-        long bound = MemoryStore.MAX_IN_FLIGHT_BYTES / large.length();
+        long bound = InFlightWrites.MAX_BYTES / large.length();
         assertTrue(waiting.size() >= bound / 2 && waiting.size() <= bound + 1, waiting.size() + " writes waited");
         CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
     }
@@ -347,7 +349,7 @@ class DurableStorageTest {
         CountDownLatch disk = new CountDownLatch(1);
         MemoryStore store = openOn(100_000, new AtomicBoolean(), disk);
         List<CompletableFuture<ChangeEvent>> waiting = new ArrayList<>();
-        for (int i = 0; i < MemoryStore.MAX_IN_FLIGHT; i++) {
+        for (int i = 0; i < InFlightWrites.MAX_WRITES; i++) {
             waiting.add(store.submit(Mutation.create(key("w" + i), object("w", i))));
         }
         StoreException.Unavailable refused = assertThrows(StoreException.Unavailable.class,
@@ -355,8 +357,8 @@ class DurableStorageTest {
         assertTrue(refused.getMessage().contains("waiting for the disk"), refused.getMessage());
         disk.countDown();
         CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-        assertEquals(MemoryStore.MAX_IN_FLIGHT, store.currentRevision());
-        assertEquals(MemoryStore.MAX_IN_FLIGHT + 1,
+        assertEquals(InFlightWrites.MAX_WRITES, store.currentRevision());
+        assertEquals(InFlightWrites.MAX_WRITES + 1,
                 store.commit(Mutation.create(key("one-too-many"), object("x", 0))).revision(), "taken once it caught up");
     }
 
@@ -388,14 +390,15 @@ class DurableStorageTest {
     @Test
     void aFailingListenerNeitherLosesNorHoldsUpTheWrite() throws Exception {
         MemoryStore store = open(settings(), 1000);
-        store.addCommitListener(event -> {
+        try (CommitListener.Registration failing = store.addCommitListener(event -> {
             if (event.revision() == 2) {
                 throw new AssertionError("a listener's bug");
             }
-        });
-        store.commit(Mutation.create(key("a"), object("a", 1)));
-        assertEquals(2, store.commit(Mutation.create(key("b"), object("b", 2))).revision());
-        assertEquals(3, store.commit(Mutation.create(key("c"), object("c", 3))).revision());
+        })) {
+            store.commit(Mutation.create(key("a"), object("a", 1)));
+            assertEquals(2, store.commit(Mutation.create(key("b"), object("b", 2))).revision());
+            assertEquals(3, store.commit(Mutation.create(key("c"), object("c", 3))).revision());
+        }
     }
 
     @Test

@@ -15,8 +15,8 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.watchgate.metrics.Samples;
-import io.watchgate.store.MemoryStore;
 import io.watchgate.store.ObjectKey;
+import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -73,13 +73,14 @@ class DurableWritesOverHttpTest {
     }
 
     @Inject
-    MemoryStore store;
+    Store store;
+
+    @Inject
+    StorageProducer storage;
 
     /** Wraps the WAL's segment so its syncs wait for {@code disk} (and fail while {@code failing}). */
     private Runnable stall(CountDownLatch disk, AtomicBoolean failing) throws Exception {
-        Field logField = MemoryStore.class.getDeclaredField("log");
-        logField.setAccessible(true);
-        WriteAheadLog wal = (WriteAheadLog) logField.get(store);
+        WriteAheadLog wal = storage.log().orElseThrow();
         Field segmentField = WriteAheadLog.class.getDeclaredField("segment");
         segmentField.setAccessible(true);
         Field lockField = WriteAheadLog.class.getDeclaredField("queueLock");
@@ -102,7 +103,7 @@ class DurableWritesOverHttpTest {
     }
 
     /** Waits, up to 10 s, until the store's writers see {@code landed}: the write is taken, maybe not yet durable. */
-    private void awaitTaken(Predicate<MemoryStore> landed, String what) throws InterruptedException {
+    private void awaitTaken(Predicate<Store> landed, String what) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!landed.test(store)) {
             if (System.nanoTime() > deadline) {
@@ -120,8 +121,8 @@ class DurableWritesOverHttpTest {
      * With the disk stalled, makes the first write and then the second, each once the one before is taken; then
      * lets the disk go and returns both answers.
      */
-    private List<Integer> oneBehindTheOther(Supplier<Integer> first, Predicate<MemoryStore> firstTaken,
-            Supplier<Integer> second, Predicate<MemoryStore> secondTaken) throws Exception {
+    private List<Integer> oneBehindTheOther(Supplier<Integer> first, Predicate<Store> firstTaken,
+            Supplier<Integer> second, Predicate<Store> secondTaken) throws Exception {
         CountDownLatch disk = new CountDownLatch(1);
         Runnable restore = stall(disk, new AtomicBoolean());
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -141,7 +142,7 @@ class DurableWritesOverHttpTest {
         }
     }
 
-    private static String step(MemoryStore store, String namespace) {
+    private static String step(Store store, String namespace) {
         StoredObject c = store.latest(new ObjectKey("configmaps", namespace, "c"));
         return c == null ? null : c.tree().at("/data/step").asText();
     }

@@ -142,10 +142,11 @@ class MemoryStoreTest {
     @Test
     void eventsAfterARevisionComeInOrder() {
         List<ChangeEvent> seen = new ArrayList<>();
-        store.addCommitListener(seen::add);
-        store.commit(Mutation.create(key("a"), object("a", "1")));
-        store.commit(Mutation.create(key("b"), object("b", "1")));
-        store.commit(Mutation.update(key("a"), object("a", "2"), 0));
+        try (CommitListener.Registration registration = store.addCommitListener(seen::add)) {
+            store.commit(Mutation.create(key("a"), object("a", "1")));
+            store.commit(Mutation.create(key("b"), object("b", "1")));
+            store.commit(Mutation.update(key("a"), object("a", "2"), 0));
+        }
 
         assertEquals(List.of(2L, 3L), store.eventsAfter(1).stream().map(ChangeEvent::revision).toList());
         assertEquals(List.of(1L, 2L, 3L), seen.stream().map(ChangeEvent::revision).toList());
@@ -300,12 +301,55 @@ class MemoryStoreTest {
 
     @Test
     void aFailingListenerDoesNotUndoOrHideTheCommit() {
-        store.addCommitListener(event -> {
+        try (CommitListener.Registration failing = store.addCommitListener(event -> {
             throw new IllegalStateException("listener bug");
-        });
-        ChangeEvent event = store.commit(Mutation.create(key("a"), object("a", "1")));
-        assertEquals(1, event.revision());
-        assertEquals("1", store.get(key("a"), 1).tree().path("value").asText());
+        })) {
+            ChangeEvent event = store.commit(Mutation.create(key("a"), object("a", "1")));
+            assertEquals(1, event.revision());
+            assertEquals("1", store.get(key("a"), 1).tree().path("value").asText());
+        }
+    }
+
+    @Test
+    void aClosedRegistrationHearsNoMoreCommits() {
+        List<Long> seen = new ArrayList<>();
+        CommitListener.Registration registration = store.addCommitListener(event -> seen.add(event.revision()));
+        store.commit(Mutation.create(key("a"), object("a", "1")));
+        registration.close();
+        store.commit(Mutation.create(key("b"), object("b", "1")));
+        assertEquals(List.of(1L), seen);
+        assertEquals(0, store.listening());
+    }
+
+    @Test
+    void aListenerAddedTwiceIsToldTwiceUntilBothRegistrationsAreClosed() {
+        List<Long> seen = new ArrayList<>();
+        CommitListener listener = event -> seen.add(event.revision());
+        CommitListener.Registration first = store.addCommitListener(listener);
+        CommitListener.Registration second = store.addCommitListener(listener);
+        store.commit(Mutation.create(key("a"), object("a", "1")));
+        first.close();
+        first.close();
+        store.commit(Mutation.create(key("b"), object("b", "1")));
+        second.close();
+        store.commit(Mutation.create(key("c"), object("c", "1")));
+        assertEquals(List.of(1L, 1L, 2L), seen, "closing one registration twice removes one listener, once");
+    }
+
+    @Test
+    void theStatisticsCountObjectsByResourceAsCommitsInstall() {
+        store.commit(Mutation.create(key("a"), object("a", "1")));
+        store.commit(Mutation.create(key("b"), object("b", "1")));
+        store.commit(Mutation.update(key("a"), object("a", "2"), 0));
+        store.commit(Mutation.create(new ObjectKey("secrets", "ns", "s"), object("s", "1")));
+        store.commit(Mutation.delete(key("b"), 0));
+
+        ObjectCounts counts = store.statistics().objectCounts();
+        assertEquals(1, counts.of("configmaps"));
+        assertEquals(1, counts.of("secrets"));
+        assertEquals(0, counts.of("pods"));
+        assertEquals(java.util.Set.of("configmaps", "secrets"), counts.resources());
+        assertEquals(0, store.statistics().durableWrites(), "in memory, no write waits for a disk");
     }
 
     @Test

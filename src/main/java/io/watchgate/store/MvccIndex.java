@@ -1,0 +1,200 @@
+package io.watchgate.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Predicate;
+
+/**
+ * The committed state: per key its chain of versions, the ring of retained events and the published revision,
+ * with the reads at any retained revision (as etcd's mvcc index with its range reads).
+ *
+ * <p>Readers take no lock. Only the committer, holding the store's commit lock, changes anything: it installs
+ * a version before it publishes its revision (a volatile write), so a reader that starts at the published
+ * revision sees a complete snapshot. A read that overlaps a compaction of its own revision notices, by checking
+ * its revision again after reading, and reports it as compacted rather than give a short result.
+ */
+final class MvccIndex {
+
+    private final ConcurrentSkipListMap<ObjectKey, VersionChain> chains = new ConcurrentSkipListMap<>();
+    private final EventHistory history;
+    private final ObjectCounts counts = new ObjectCounts();
+    private volatile long revision;
+
+    MvccIndex(int maxRevisions) {
+        this.history = new EventHistory(maxRevisions);
+    }
+
+    /** The newest published revision: everything up to it is installed. */
+    long revision() {
+        return revision;
+    }
+
+    long oldest() {
+        return history.oldest();
+    }
+
+    ObjectCounts counts() {
+        return counts;
+    }
+
+    /** The newest installed value of {@code key}, or null when absent or deleted. */
+    StoredObject newest(ObjectKey key) {
+        VersionChain chain = chains.get(key);
+        return chain == null ? null : chain.valueAt(Long.MAX_VALUE);
+    }
+
+    /** Installs {@code event}, which must be the next revision, then publishes its revision. Commit lock held. */
+    void apply(ChangeEvent event) {
+        long next = event.revision();
+        ObjectKey key = event.key();
+        // compaction may have dropped this very key's chain (when it ended in a delete)
+        VersionChain chain = chains.get(key);
+        StoredObject value = event.type() == EventType.DELETED ? null : event.object();
+        if (chain == null) {
+            chains.put(key, new VersionChain(new Version(next, value, null)));
+        } else {
+            chain.push(next, value);
+        }
+        history.append(event);
+        counts.change(event);
+        revision = next;
+    }
+
+    /** Recovery: fills an empty index with the objects live at {@code at}, with no history before it. */
+    void restore(long at, Iterable<StoredObject> state) {
+        if (revision != 0 || !chains.isEmpty()) {
+            throw new IllegalStateException("only an empty store can be restored");
+        }
+        for (StoredObject object : state) {
+            chains.put(object.key(), new VersionChain(new Version(object.revision(), object, null)));
+            counts.restored(object);
+        }
+        history.startAt(at);
+        revision = at;
+    }
+
+    /** The retained events, oldest first. Commit lock held, so that they end at {@link #revision()}. */
+    List<ChangeEvent> retainedEvents() {
+        return history.after(history.oldest(), Integer.MAX_VALUE);
+    }
+
+    /** Every object live at {@code at}, in key order. */
+    List<StoredObject> objectsAt(long at) {
+        List<StoredObject> objects = new ArrayList<>();
+        checkReadable(at);
+        for (VersionChain chain : chains.values()) {
+            StoredObject value = chain.valueAt(at);
+            if (value != null) {
+                objects.add(value);
+            }
+        }
+        checkReadable(at);
+        return objects;
+    }
+
+    /** For compaction only: the ring of retained events. */
+    EventHistory history() {
+        return history;
+    }
+
+    /** For compaction only: the chain of {@code key}, or null. */
+    VersionChain chain(ObjectKey key) {
+        return chains.get(key);
+    }
+
+    /** For compaction only: drops a chain nothing readable is left in. */
+    void remove(ObjectKey key) {
+        chains.remove(key);
+    }
+
+    StoredObject get(ObjectKey key, long rev) {
+        checkReadable(rev);
+        VersionChain chain = chains.get(key);
+        StoredObject value = chain == null ? null : chain.valueAt(rev);
+        checkReadable(rev);
+        return value;
+    }
+
+    Page list(KeyRange range, long rev, ObjectKey startAfter, int limit, Predicate<StoredObject> filter,
+            boolean countRemaining) {
+        checkReadable(rev);
+        ConcurrentNavigableMap<ObjectKey, VersionChain> keys = keysOf(range, startAfter);
+        List<StoredObject> items = new ArrayList<>(Math.min(limit, 1024));
+        int remaining = 0;
+        for (Map.Entry<ObjectKey, VersionChain> entry : keys.entrySet()) {
+            if (!range.contains(entry.getKey())) {
+                continue;
+            }
+            StoredObject value = entry.getValue().valueAt(rev);
+            if (value == null || !filter.test(value)) {
+                continue;
+            }
+            if (items.size() < limit) {
+                items.add(value);
+            } else {
+                remaining++;
+                if (!countRemaining) {
+                    break;
+                }
+            }
+        }
+        checkReadable(rev);
+        return new Page(rev, List.copyOf(items), remaining);
+    }
+
+    Scan scan(KeyRange range, long rev, ObjectKey startAfter, int maxExamined, Predicate<StoredObject> filter) {
+        checkReadable(rev);
+        List<StoredObject> matches = new ArrayList<>();
+        ObjectKey last = null;
+        int examined = 0;
+        for (Map.Entry<ObjectKey, VersionChain> entry : keysOf(range, startAfter).entrySet()) {
+            if (examined == maxExamined) {
+                checkReadable(rev);
+                return new Scan(List.copyOf(matches), last);
+            }
+            examined++;
+            last = entry.getKey();
+            if (!range.contains(last)) {
+                continue;
+            }
+            StoredObject value = entry.getValue().valueAt(rev);
+            if (value != null && filter.test(value)) {
+                matches.add(value);
+            }
+        }
+        checkReadable(rev);
+        return new Scan(List.copyOf(matches), null);
+    }
+
+    /** The keys of {@code range} after {@code startAfter}, which may lie anywhere (it comes from a client). */
+    private ConcurrentNavigableMap<ObjectKey, VersionChain> keysOf(KeyRange range, ObjectKey startAfter) {
+        ObjectKey lowest = range.lowest();
+        ObjectKey highest = range.highest();
+        if (startAfter == null || startAfter.compareTo(lowest) < 0) {
+            return chains.subMap(lowest, true, highest, true);
+        }
+        if (startAfter.compareTo(highest) >= 0) {
+            return new ConcurrentSkipListMap<>();
+        }
+        return chains.subMap(startAfter, false, highest, true);
+    }
+
+    List<ChangeEvent> eventsAfter(long rev, int limit) {
+        checkReadable(rev);
+        return history.after(rev, limit);
+    }
+
+    private void checkReadable(long rev) {
+        long current = revision;
+        if (rev > current) {
+            throw new StoreException.FutureRevision(rev, current);
+        }
+        long oldest = history.oldest();
+        if (rev < oldest) {
+            throw new StoreException.Compacted(rev, oldest);
+        }
+    }
+}
