@@ -11,8 +11,27 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
 /**
- * The framing of every record in the log and in snapshots: a 4-byte length, a 4-byte CRC-32C of the length and
- * the payload, then the payload. A frame whose checksum does not match was torn or damaged; so is an empty one.
+ * The byte layout of the data directory's files: every record in the log and in snapshots is one frame, and
+ * every code below is part of the format, kept as it is for as long as old files must read.
+ *
+ * <p>All integers are big-endian. A <em>string</em> or <em>bytes</em> field is an int32 length, then that many
+ * bytes (UTF-8 for a string); a <em>key</em> is three strings: resource, namespace ("" when cluster-scoped), name.
+ * <pre>
+ * frame            int32 length of the payload (1 .. MAX_PAYLOAD)
+ *                  int32 CRC-32C of the 4 length bytes followed by the payload
+ *                  payload, whose first byte is the record kind
+ * ENTRY        (1) int64 revision, int64 commit time (ms since the epoch), int8 event type, key, bytes JSON
+ *                  event type: 0 ADDED, 1 MODIFIED, 2 DELETED (for DELETED the JSON is the last state stamped
+ *                  with the delete's revision); any other code is damage
+ * OBJECT       (2) int64 revision it was written at, key, int8 whole (0 or 1), then bytes JSON if whole
+ * SNAPSHOT_HEADER (3) int64 revision, int64 oldest retained revision, int32 objects, int32 history events
+ * SNAPSHOT_END (4) int32 objects, int32 history events (as in the header)
+ * HISTORY_EVENT (5) bytes: an ENTRY payload, int64 revision of the state it replaced (0 for none),
+ *                  int8 whole (0 or 1), then bytes JSON of that state if whole
+ * </pre>
+ * A log segment is a sequence of ENTRY frames in revision order. A snapshot is SNAPSHOT_HEADER, OBJECT frames,
+ * HISTORY_EVENT frames, SNAPSHOT_END (see {@link SnapshotFile}). A frame whose checksum does not match was torn or
+ * damaged; so is an empty one.
  */
 final class Frames {
 
@@ -24,6 +43,7 @@ final class Frames {
     static final byte OBJECT = 2;
     static final byte SNAPSHOT_HEADER = 3;
     static final byte SNAPSHOT_END = 4;
+    static final byte HISTORY_EVENT = 5;
 
     private Frames() {
     }
@@ -51,7 +71,7 @@ final class Frames {
             out.writeByte(ENTRY);
             out.writeLong(entry.revision());
             out.writeLong(entry.committedAtMillis());
-            out.writeByte(entry.type().ordinal());
+            out.writeByte(typeCode(entry.type()));
             key(out, entry.key());
             out.writeInt(entry.json().length);
             out.write(entry.json());
@@ -62,12 +82,32 @@ final class Frames {
         expectKind(payload, ENTRY);
         long revision = payload.getLong();
         long committedAt = payload.getLong();
-        int type = payload.get();
-        if (type < 0 || type >= EventType.values().length) {
-            throw new IllegalArgumentException("unknown event type " + type);
-        }
+        EventType type = eventType(payload.get() & 0xff);
         ObjectKey key = readKey(payload);
-        return new LogEntry(revision, committedAt, EventType.values()[type], key, bytes(payload));
+        return new LogEntry(revision, committedAt, type, key, bytes(payload));
+    }
+
+    /**
+     * The code an event type has in the log. Spelled out, never {@code ordinal()}: reordering or adding to
+     * {@link EventType} must not change what existing logs mean (a new type fails to compile here until it has
+     * a code of its own).
+     */
+    static byte typeCode(EventType type) {
+        return switch (type) {
+            case ADDED -> 0;
+            case MODIFIED -> 1;
+            case DELETED -> 2;
+        };
+    }
+
+    /** The event type of a code read from the log; an unknown one is damage. */
+    static EventType eventType(int code) {
+        return switch (code) {
+            case 0 -> EventType.ADDED;
+            case 1 -> EventType.MODIFIED;
+            case 2 -> EventType.DELETED;
+            default -> throw new IllegalArgumentException("unknown event type code " + code);
+        };
     }
 
     static void key(DataOutputStream out, ObjectKey key) throws IOException {

@@ -20,15 +20,15 @@ import java.util.List;
 /**
  * A snapshot: the objects live at one revision, and the retained history that led there, each event with what
  * it replaced. An object (live, or replaced) is given in full only where it is older than the history; else it
- * is the object of the history event that wrote it, named by its revision. Recovery rolls the state back through the history and replays it, so reads and
- * watches at any retained revision work after a restart as they did before.
+ * is the object of the history event that wrote it, named by its revision. Recovery rolls the state back through
+ * the history and replays it, so reads and watches at any retained revision work after a restart as they did
+ * before.
  *
- * <p>Frames: a header (revision, oldest retained revision, counts), the objects, the events, an end frame
- * repeating the counts. Written to a temporary file, synced, renamed into place and the directory synced.
+ * <p>Frames (laid out in {@link Frames}): a header (revision, oldest retained revision, counts), the objects, the
+ * events, an end frame repeating the counts. Written to a temporary file, synced, renamed into place and the
+ * directory synced.
  */
 final class SnapshotFile {
-
-    private static final byte HISTORY_EVENT = 5;
 
     /** A history event from a snapshot: the entry, and what it replaced. */
     record HistoryEvent(LogEntry entry, long previousRevision, byte[] previousJson) {
@@ -81,7 +81,7 @@ final class SnapshotFile {
                 StoredObject previous = event.previous();
                 boolean full = previous != null && previous.revision() <= oldest;
                 write(out, Frames.write(data -> {
-                    data.writeByte(HISTORY_EVENT);
+                    data.writeByte(Frames.HISTORY_EVENT);
                     byte[] entry = Frames.entry(LogEntry.of(event));
                     data.writeInt(entry.length);
                     data.write(entry);
@@ -140,7 +140,7 @@ final class SnapshotFile {
             List<HistoryEvent> events = new ArrayList<>(eventCount);
             for (int i = 0; i < eventCount; i++) {
                 ByteBuffer frame = next(reader);
-                Frames.expectKind(frame, HISTORY_EVENT);
+                Frames.expectKind(frame, Frames.HISTORY_EVENT);
                 LogEntry entry = Frames.readEntry(ByteBuffer.wrap(Frames.bytes(frame)));
                 long previousRevision = frame.getLong();
                 byte[] previousJson = frame.get() != 0 ? Frames.bytes(frame) : null;

@@ -374,6 +374,24 @@ class DurableStorageTest {
     }
 
     @Test
+    void anEntryOfAnUnknownEventTypeStopsTheStartAsDamageNotAsACrash() throws Exception {
+        MemoryStore store = open(settings(), 1000);
+        workload(store, 5, 3);
+        stopLast();
+        Path segment = lastSegment();
+        long offset = Files.size(segment);
+        byte[] payload = Frames.entry(new LogEntry(6, 0, io.watchgate.store.EventType.ADDED, key("x"),
+                "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        payload[1 + 8 + 8] = 9; // a whole frame, checksum and all: no torn write, but no event type either
+        Files.write(segment, Frames.frame(payload).array(), java.nio.file.StandardOpenOption.APPEND);
+
+        StorageException e = assertThrows(StorageException.class, () -> open(settings(), 1000));
+        assertTrue(e.getMessage().contains(segment.toString()), e.getMessage());
+        assertTrue(e.getMessage().contains("at offset " + offset), e.getMessage());
+        assertTrue(e.getMessage().contains("unknown event type code 9"), e.getMessage());
+    }
+
+    @Test
     void aZeroFilledTailIsCutLikeATornWrite() throws Exception {
         MemoryStore store = open(settings(), 1000);
         workload(store, 10, 5);

@@ -1,0 +1,70 @@
+package io.watchgate.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.watchgate.store.EventType;
+import io.watchgate.store.ObjectKey;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The log's byte layout, as {@link Frames} documents it: what files already on disk hold. */
+class FramesTest {
+
+    /** Where an entry's event type sits: after the kind byte, the revision and the commit time. */
+    private static final int TYPE_OFFSET = 1 + 8 + 8;
+
+    private static LogEntry entry(EventType type) {
+        return new LogEntry(42, 1_767_225_600_000L, type, new ObjectKey("configmaps", "default", "a"),
+                "{\"kind\":\"ConfigMap\"}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void eventTypesHaveTheCodesEveryExistingLogHolds() {
+        Map<EventType, Integer> codes = Map.of(EventType.ADDED, 0, EventType.MODIFIED, 1, EventType.DELETED, 2);
+        assertEquals(EventType.values().length, codes.size(), "a new event type needs a new code, never a reused one");
+        codes.forEach((type, code) -> {
+            byte[] payload = Frames.entry(entry(type));
+            assertEquals(code, payload[TYPE_OFFSET], type + " is written as " + code);
+            assertEquals(type, Frames.readEntry(ByteBuffer.wrap(payload)).type(), code + " reads as " + type);
+        });
+    }
+
+    @Test
+    void anEntryReadsBackAsItWasWritten() {
+        LogEntry written = entry(EventType.MODIFIED);
+        byte[] payload = Frames.entry(written);
+        assertEquals(Frames.ENTRY, payload[0], "the record kind comes first");
+        LogEntry read = Frames.readEntry(ByteBuffer.wrap(payload));
+        assertEquals(written.revision(), read.revision());
+        assertEquals(written.committedAtMillis(), read.committedAtMillis());
+        assertEquals(written.type(), read.type());
+        assertEquals(written.key(), read.key());
+        assertArrayEquals(written.json(), read.json());
+    }
+
+    @Test
+    void anUnknownEventTypeCodeIsDamageNamedAsSuch() {
+        for (int code : new int[] {3, 127, 128, 255}) {
+            byte[] payload = Frames.entry(entry(EventType.ADDED));
+            payload[TYPE_OFFSET] = (byte) code;
+            IllegalArgumentException damage = assertThrows(IllegalArgumentException.class,
+                    () -> Frames.readEntry(ByteBuffer.wrap(payload)));
+            assertTrue(damage.getMessage().contains("unknown event type code " + code), damage.getMessage());
+        }
+    }
+
+    @Test
+    void aFrameIsItsLengthItsChecksumAndItsPayload() {
+        byte[] payload = {1, 2, 3};
+        ByteBuffer frame = Frames.frame(payload);
+        assertEquals(Frames.HEADER + payload.length, frame.remaining());
+        assertEquals(payload.length, frame.getInt(0));
+        assertTrue(Frames.checksumMatches(ByteBuffer.wrap(payload), frame.getInt(4)));
+        assertEquals(false, Frames.checksumMatches(ByteBuffer.wrap(new byte[] {1, 2, 4}), frame.getInt(4)));
+    }
+}
