@@ -24,8 +24,11 @@ final class Recovery {
 
     private static final Logger LOG = Logger.getLogger(Recovery.class);
 
-    /** What recovery found: the newest revision, and how much it read. */
-    /** @param logBytes the bytes of log replayed: logged since the snapshot, counting towards the next one */
+    /**
+     * What recovery found: the newest revision, and how much it read.
+     *
+     * @param logBytes the bytes of log replayed: logged since the snapshot, counting towards the next one
+     */
     record Result(long revision, long snapshotRevision, long logEntries, long logBytes, long droppedBytes) {
     }
 
