@@ -25,4 +25,14 @@ public record WatchSpec(ResourceType type, KeyRange range, Selection selection, 
     public long requiredRevision() {
         return Math.max(resourceVersion, 0);
     }
+
+    /** When the server ends this watch: after its timeout, or after a random duration between the configured bounds. */
+    public Duration lifetime(WatchConfig config) {
+        if (timeout != null) {
+            return timeout;
+        }
+        long min = config.minDuration().toMillis();
+        long max = Math.max(min, config.maxDuration().toMillis());
+        return Duration.ofMillis(min + (long) (Math.random() * (max - min)));
+    }
 }

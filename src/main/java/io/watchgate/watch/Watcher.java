@@ -1,7 +1,5 @@
 package io.watchgate.watch;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 import io.watchgate.objects.Selection;
 import io.watchgate.status.ApiException;
@@ -12,7 +10,6 @@ import io.watchgate.store.Scan;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoreException;
 import io.watchgate.store.StoredObject;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.jboss.logging.Logger;
 
@@ -24,12 +21,15 @@ import org.jboss.logging.Logger;
  * an event is handled only if it comes after it, whether it arrives live or from history. A watcher whose client
  * stops reading stops taking live events and later catches up from history, which is shared by every watcher:
  * a slow client costs its connection's buffers, never a queue of its own. Runs on its loop's thread only.
+ *
+ * <p>Longer than the house's 350 lines on purpose: it is one state machine (snapshot, catching up, live,
+ * stalled, ended), and every transition reads best next to the others. What is not a transition lives elsewhere:
+ * which events it is sent in {@link EventFilter}, the bytes of events, bookmarks and heartbeats in
+ * {@link WireFormat}.
  */
 public final class Watcher {
 
     private static final Logger LOG = Logger.getLogger(Watcher.class);
-    private static final byte[] HEARTBEAT = ": heartbeat\n\n".getBytes(StandardCharsets.US_ASCII);
-    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     public enum TimerKind { END, BOOKMARK, HEARTBEAT }
 
@@ -80,7 +80,7 @@ public final class Watcher {
         if (state == State.ENDED) {
             return; // the client left before the watch started
         }
-        loop.schedule(this, TimerKind.END, lifetimeMillis());
+        loop.schedule(this, TimerKind.END, spec.lifetime(config).toMillis());
         if (sendsBookmarks()) {
             loop.schedule(this, TimerKind.BOOKMARK, config.bookmarkInterval().toMillis());
         }
@@ -97,15 +97,6 @@ public final class Watcher {
             position = store.currentRevision();
             goLive();
         }
-    }
-
-    private long lifetimeMillis() {
-        if (spec.timeout() != null) {
-            return spec.timeout().toMillis();
-        }
-        long min = config.minDuration().toMillis();
-        long max = Math.max(min, config.maxDuration().toMillis());
-        return min + (long) (Math.random() * (max - min));
     }
 
     /**
@@ -289,29 +280,8 @@ public final class Watcher {
 
     /** The frame this watcher gets for {@code event}, or null when the event is not its business. */
     private Buffer select(EncodedEvent encoded) {
-        ChangeEvent event = encoded.event();
-        if (!spec.range().contains(event.key())) {
-            return null;
-        }
-        WireFormat format = sink.format();
-        ObjectRendering rendering = spec.rendering();
-        Selection selection = spec.selection();
-        if (selection.isEverything()) {
-            return encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED, rendering);
-        }
-        boolean before = event.previous() != null && selection.matches(event.previous().tree());
-        boolean now = switch (event.type()) {
-            case DELETED -> false;
-            default -> selection.matches(event.object().tree());
-        };
-        return switch (event.type()) {
-            case ADDED -> now ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED, rendering) : null;
-            case DELETED -> before ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED, rendering) : null;
-            case MODIFIED -> before && now ? encoded.frame(format, EncodedEvent.Variant.AS_COMMITTED, rendering)
-                    : now ? encoded.frame(format, EncodedEvent.Variant.ADDED, rendering)
-                    : before ? encoded.frame(format, EncodedEvent.Variant.DELETED_PREVIOUS, rendering)
-                    : null;
-        };
+        EncodedEvent.Variant variant = EventFilter.variantFor(encoded.event(), spec.range(), spec.selection());
+        return variant == null ? null : encoded.frame(sink.format(), variant, spec.rendering());
     }
 
     public void onTimer(TimerKind kind) {
@@ -330,7 +300,7 @@ public final class Watcher {
             }
             case HEARTBEAT -> {
                 if (state == State.LIVE) {
-                    sink.write(Buffer.buffer(HEARTBEAT));
+                    sink.write(sink.format().heartbeat());
                     stallIfFull();
                 }
                 loop.schedule(this, TimerKind.HEARTBEAT, config.sseHeartbeat().toMillis());
@@ -409,20 +379,8 @@ public final class Watcher {
 
     /** Writes a BOOKMARK at {@code revision} and counts it. */
     private void writeBookmark(long revision, boolean initialEventsEnd) {
-        sink.write(bookmark(revision, initialEventsEnd));
+        sink.write(sink.format().bookmark(spec.type(), revision, initialEventsEnd, spec.rendering()));
         loop.bookmarkSent();
-    }
-
-    private Buffer bookmark(long revision, boolean initialEventsEnd) {
-        ObjectNode object = NODES.objectNode();
-        object.put("kind", spec.type().kind());
-        object.put("apiVersion", spec.type().apiVersion());
-        ObjectNode metadata = object.putObject("metadata");
-        metadata.put("resourceVersion", Long.toString(revision));
-        if (initialEventsEnd) {
-            metadata.putObject("annotations").put("k8s.io/initial-events-end", "true");
-        }
-        return sink.format().frame("BOOKMARK", spec.rendering().renderControl(object), revision);
     }
 
     private boolean sendsBookmarks() {

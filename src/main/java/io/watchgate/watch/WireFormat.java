@@ -1,13 +1,16 @@
 package io.watchgate.watch;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.CodedOutputStream;
 import io.vertx.core.buffer.Buffer;
+import io.watchgate.schema.ResourceType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
-/** How watch events are framed on the wire. */
+/** How watch events are framed on the wire: events, bookmarks and heartbeats, as bytes for the connection. */
 public enum WireFormat {
 
     /** One JSON object per line: {@code {"type":"ADDED","object":{...}}}. Chunked HTTP and WebSocket messages. */
@@ -23,6 +26,11 @@ public enum WireFormat {
 
     /** Server-Sent Events: {@code id:} (the resourceVersion to resume after), {@code event:} (the type) and {@code data:}. */
     SERVER_SENT_EVENTS {
+        @Override
+        public Buffer heartbeat() {
+            return Buffer.buffer(HEARTBEAT);
+        }
+
         @Override
         public Buffer frame(String type, byte[] object, long id) {
             Buffer frame = Buffer.buffer(object.length + 48);
@@ -73,6 +81,9 @@ public enum WireFormat {
     /** For a frame after which a client must not resume where it was (an expired watch): clears its last id. */
     public static final long RESET_ID = -2;
 
+    /** A comment: what keeps an idle event stream's proxies from timing it out, and tells nothing. */
+    private static final byte[] HEARTBEAT = ": heartbeat\n\n".getBytes(StandardCharsets.US_ASCII);
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final byte[] JSON_PREFIX = "{\"type\":\"".getBytes(StandardCharsets.UTF_8);
     private static final byte[] JSON_INFIX = "\",\"object\":".getBytes(StandardCharsets.UTF_8);
     private static final byte[] JSON_SUFFIX = "}\n".getBytes(StandardCharsets.UTF_8);
@@ -84,4 +95,25 @@ public enum WireFormat {
      * @param id     the resourceVersion a client resumes after once it has this event, or {@link #NO_ID}
      */
     public abstract Buffer frame(String type, byte[] object, long id);
+
+    /**
+     * A BOOKMARK: an object of the watched type with only a resourceVersion, through which the watch has seen
+     * everything, and for the last of the initial events the annotation {@code k8s.io/initial-events-end}.
+     */
+    public Buffer bookmark(ResourceType type, long revision, boolean initialEventsEnd, ObjectRendering rendering) {
+        ObjectNode object = NODES.objectNode();
+        object.put("kind", type.kind());
+        object.put("apiVersion", type.apiVersion());
+        ObjectNode metadata = object.putObject("metadata");
+        metadata.put("resourceVersion", Long.toString(revision));
+        if (initialEventsEnd) {
+            metadata.putObject("annotations").put("k8s.io/initial-events-end", "true");
+        }
+        return frame("BOOKMARK", rendering.renderControl(object), revision);
+    }
+
+    /** What an idle stream sends to stay open: only event streams have one (a chunked stream has no comments). */
+    public Buffer heartbeat() {
+        throw new UnsupportedOperationException(this + " has no heartbeat");
+    }
 }

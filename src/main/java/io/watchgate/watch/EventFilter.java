@@ -1,0 +1,39 @@
+package io.watchgate.watch;
+
+import io.watchgate.objects.Selection;
+import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.KeyRange;
+
+/**
+ * Which form of a committed event a watch is sent, if any: Kubernetes' rules for a selector that an object enters
+ * or leaves (kube-apiserver's cacher, {@code convertToWatchEvent}). An object that starts to match arrives as
+ * ADDED, one that stops matching leaves as DELETED in its previous state, and events of objects that match neither
+ * before nor after are not the watch's business. A pure function of the event and the watch's range and selection.
+ */
+public final class EventFilter {
+
+    private EventFilter() {
+    }
+
+    /** @return the variant of {@code event} the watch is sent, or null when it is sent nothing */
+    public static EncodedEvent.Variant variantFor(ChangeEvent event, KeyRange range, Selection selection) {
+        if (!range.contains(event.key())) {
+            return null;
+        }
+        if (selection.isEverything()) {
+            return EncodedEvent.Variant.AS_COMMITTED;
+        }
+        boolean before = event.previous() != null && selection.matches(event.previous().tree());
+        return switch (event.type()) {
+            case ADDED -> selection.matches(event.object().tree()) ? EncodedEvent.Variant.AS_COMMITTED : null;
+            case DELETED -> before ? EncodedEvent.Variant.AS_COMMITTED : null;
+            case MODIFIED -> {
+                boolean now = selection.matches(event.object().tree());
+                yield before && now ? EncodedEvent.Variant.AS_COMMITTED
+                        : now ? EncodedEvent.Variant.ADDED
+                        : before ? EncodedEvent.Variant.DELETED_PREVIOUS
+                        : null;
+            }
+        };
+    }
+}
