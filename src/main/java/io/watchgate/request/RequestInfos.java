@@ -16,8 +16,10 @@ public final class RequestInfos {
     public static RequestInfo of(RoutingContext context) {
         RequestInfo info = context.get(KEY);
         if (info == null) {
-            info = RequestInfoParser.parse(context.request().method().name(), context.normalizedPath(),
-                    context.request().getParam("watch"));
+            String query = context.request().query();
+            // only a query naming watch is decoded here (RESTEasy decodes it for itself anyway)
+            String watch = query != null && query.contains("watch=") ? context.request().getParam("watch") : null;
+            info = RequestInfoParser.parse(context.request().method().name(), context.normalizedPath(), watch);
             context.put(KEY, info);
         }
         return info;
