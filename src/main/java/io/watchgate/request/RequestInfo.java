@@ -30,7 +30,7 @@ import java.util.List;
  *                        differ in nothing else
  * @param resource        the plural resource name, e.g. {@code configmaps}
  * @param subresource     e.g. {@code status}
- * @param name            the object's name
+ * @param name            the object's name: in the path, or for a list or watch the one its field selector requires
  * @param parts           the path from the resource on: {@code resource[/name[/subresource[/...]]]}
  */
 public record RequestInfo(boolean resourceRequest, String verb, String path, String apiPrefix, String group,
@@ -47,7 +47,7 @@ public record RequestInfo(boolean resourceRequest, String verb, String path, Str
     public static final String DELETE_COLLECTION = "deletecollection";
     public static final String PROXY = "proxy";
 
-    /** Whether the path names one object (and so the request no collection). */
+    /** Whether the path names one object (and so the request no collection), whatever a field selector says. */
     public boolean namesObject() {
         return parts.size() >= 2;
     }

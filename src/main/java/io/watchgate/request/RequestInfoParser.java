@@ -15,6 +15,8 @@ import java.util.List;
  * GET naming no object is a list, or a watch when the {@code watch} parameter is set to anything but false;</li>
  * <li>{@code namespaces/{namespace}/{resource}...} confines the resource to the namespace, except
  * {@code namespaces/{name}/status} and {@code /finalize}, a namespace's own subresources;</li>
+ * <li>a list or watch whose field selector requires one {@code metadata.name} has that name (its path still names
+ * no object: {@link RequestInfo#namesObject()});</li>
  * <li>a DELETE naming no object is a deletecollection.</li>
  * </ul>
  * Where it differs, deliberately: a path with an empty segment ({@code //}) or more than {@link #MAX_SEGMENTS}
@@ -34,11 +36,12 @@ public final class RequestInfoParser {
     }
 
     /**
-     * @param method the HTTP method, upper case as sent
-     * @param path   the normalized path, not yet percent-decoded
-     * @param watch  the first {@code watch} query parameter, or null
+     * @param method        the HTTP method, upper case as sent
+     * @param path          the normalized path, not yet percent-decoded
+     * @param watch         the first {@code watch} query parameter, or null
+     * @param fieldSelector the first {@code fieldSelector} query parameter, or null
      */
-    public static RequestInfo parse(String method, String path, String watch) {
+    public static RequestInfo parse(String method, String path, String watch, String fieldSelector) {
         String lowerMethod = lowerCase(method);
         if (path == null) {
             path = "";
@@ -93,6 +96,7 @@ public final class RequestInfoParser {
         String subresource = parts.length > 2 && !verb.equals(RequestInfo.PROXY) ? parts[2] : "";
         if (name.isEmpty() && verb.equals(RequestInfo.GET)) {
             verb = watches(watch) ? RequestInfo.WATCH : RequestInfo.LIST;
+            name = FieldSelectorName.of(fieldSelector);
         } else if (name.isEmpty() && verb.equals(RequestInfo.DELETE)) {
             verb = RequestInfo.DELETE_COLLECTION;
         }

@@ -17,9 +17,12 @@ public final class RequestInfos {
         RequestInfo info = context.get(KEY);
         if (info == null) {
             String query = context.request().query();
-            // only a query naming watch is decoded here (RESTEasy decodes it for itself anyway)
+            // the query is decoded here only when it has a parameter the parse reads (RESTEasy decodes it for itself)
             String watch = query != null && query.contains("watch=") ? context.request().getParam("watch") : null;
-            info = RequestInfoParser.parse(context.request().method().name(), context.normalizedPath(), watch);
+            String fieldSelector = query != null && query.contains("fieldSelector=")
+                    ? context.request().getParam("fieldSelector") : null;
+            info = RequestInfoParser.parse(context.request().method().name(), context.normalizedPath(), watch,
+                    fieldSelector);
             context.put(KEY, info);
         }
         return info;

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class PathTemplatesTest {
 
     private static String template(String method, String path, String watch) {
-        return PathTemplates.of(RequestInfoParser.parse(method, path, watch));
+        return PathTemplates.of(RequestInfoParser.parse(method, path, watch, null));
     }
 
     @Test

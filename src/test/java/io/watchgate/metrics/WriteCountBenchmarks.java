@@ -31,12 +31,12 @@ public class WriteCountBenchmarks {
 
     @Benchmark
     public RequestInfo parsePath() {
-        return RequestInfoParser.parse("PUT", "/api/v1/namespaces/bench/configmaps/object-1", null);
+        return RequestInfoParser.parse("PUT", "/api/v1/namespaces/bench/configmaps/object-1", null, null);
     }
 
     @Benchmark
     public void countCreate() {
-        results.count("create", RequestInfoParser.parse("POST", "/api/v1/namespaces/bench/configmaps", null), false,
+        results.count("create", RequestInfoParser.parse("POST", "/api/v1/namespaces/bench/configmaps", null, null), false,
                 "201");
     }
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class WriteCountingRouteTest {
 
     private static RequestInfo parse(HttpMethod method, String path) {
-        return RequestInfoParser.parse(method.name(), path, null);
+        return RequestInfoParser.parse(method.name(), path, null, null);
     }
 
     @Test

@@ -25,19 +25,22 @@ class RequestInfoParserTest {
                 List.of(parts));
     }
 
-    /** Parses a URL as the router hands it over: its path, and the first {@code watch} parameter of its query. */
+    /** Parses a URL as the router hands it over: its path, and the first {@code watch} and {@code fieldSelector}. */
     static RequestInfo parse(String method, String url) {
         int query = url.indexOf('?');
         String path = query < 0 ? url : url.substring(0, query);
         String watch = null;
+        String fieldSelector = null;
         if (query >= 0) {
             for (String parameter : url.substring(query + 1).split("&")) {
                 if (parameter.startsWith("watch=") && watch == null) {
                     watch = parameter.substring("watch=".length());
+                } else if (parameter.startsWith("fieldSelector=") && fieldSelector == null) {
+                    fieldSelector = parameter.substring("fieldSelector=".length());
                 }
             }
         }
-        return RequestInfoParser.parse(method, path, watch);
+        return RequestInfoParser.parse(method, path, watch, fieldSelector);
     }
 
     private static final List<Row> RESOURCE_REQUESTS = List.of(
@@ -130,6 +133,41 @@ class RequestInfoParserTest {
                 "/apis/batch/v1/job/foo/scale")) {
             assertTrue(parse("GET", path).resourceRequest(), path);
         }
+    }
+
+    @Test
+    void kubeApiserversFieldSelectorsNameTheObjectOfAListOrWatch() {
+        String[][] cases = {
+            // url, name, verb
+            {"/apis/group/version/resource", "", "list"},
+            {"/apis/group/version/resource?fieldSelector=metadata.name=name1", "name1", "list"},
+            {"/apis/group/version/resource?watch=true&fieldSelector=metadata.name=name1", "name1", "watch"},
+            {"/apis/group/version/resource?fieldSelector=foo=bar", "", "list"},
+            {"/apis/group/version/resource?fieldSelector=metadata.name=name1,foo", "", "list"},
+            {"/apis/group/version/resource?fieldSelector=metadata.name=name1,foo&watch=true", "", "watch"},
+            {"/apis/group/version/resource?fieldSelector=metadata.name=name1,foo&watch=false", "", "list"},
+        };
+        for (String[] c : cases) {
+            RequestInfo info = parse("GET", c[0]);
+            assertEquals(List.of(c[1], c[2]), List.of(info.name(), info.verb()), c[0]);
+        }
+    }
+
+    @Test
+    void aFieldSelectorNameIsReadAsKubernetesParsesSelectors() {
+        assertEquals("a", parse("GET", "/api/v1/pods?fieldSelector=spec.nodeName=n,metadata.name==a").name());
+        assertEquals("", parse("GET", "/api/v1/pods?fieldSelector=metadata.name!=a").name());
+        assertEquals("a,b", parse("GET", "/api/v1/pods?fieldSelector=metadata.name=a\\,b").name(), "escaped comma");
+        assertEquals("", parse("GET", "/api/v1/pods?fieldSelector=metadata.name=a\\x").name(), "unknown escape");
+        assertEquals("", parse("GET", "/api/v1/pods?fieldSelector=metadata.name=a=b").name(), "unescaped =");
+        assertEquals("", parse("GET", "/api/v1/pods?fieldSelector=metadata.name=a/b").name(), "no path segment");
+        assertEquals("", parse("GET", "/api/v1/pods?fieldSelector=metadata.name=..").name());
+        assertEquals("a", parse("GET", "/api/v1/pods?fieldSelector=metadata.name=b,metadata.name=a").name(),
+                "the first term in sorted order");
+        RequestInfo selected = parse("GET", "/api/v1/namespaces/ns/pods?fieldSelector=metadata.name=a");
+        assertFalse(selected.namesObject(), "the path names the collection still");
+        assertEquals("", parse("DELETE", "/api/v1/pods?fieldSelector=metadata.name=a").name(), "lists and watches only");
+        assertEquals("deletecollection", parse("DELETE", "/api/v1/pods?fieldSelector=metadata.name=a").verb());
     }
 
     @Test
