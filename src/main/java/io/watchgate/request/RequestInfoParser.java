@@ -3,6 +3,7 @@ package io.watchgate.request;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -77,10 +78,13 @@ public final class RequestInfoParser {
         String namespace = "";
         boolean namespaceScoped = false;
         if (is(path, bounds, next, "namespaces")) {
-            boolean namespaceApply = count - next == 2 && verb.equals(RequestInfo.PATCH); // server-side apply creating one
+            // a server-side apply creating a namespace: it is in no namespace yet
+            boolean namespaceApply = count - next == 2 && verb.equals(RequestInfo.PATCH);
             if (!namespaceApply && count - next > 1) {
                 namespace = segment(path, bounds, next + 1);
-                if (count - next > 2 && !is(path, bounds, next + 2, "status") && !is(path, bounds, next + 2, "finalize")) {
+                boolean ownSubresource = count - next > 2
+                        && (is(path, bounds, next + 2, "status") || is(path, bounds, next + 2, "finalize"));
+                if (count - next > 2 && !ownSubresource) {
                     next += 2;
                     namespaceScoped = true;
                 }
@@ -101,7 +105,7 @@ public final class RequestInfoParser {
             verb = RequestInfo.DELETE_COLLECTION;
         }
         return new RequestInfo(true, verb, path, prefix, group, version, namespace, namespaceScoped, resource,
-                subresource, name, Arrays.asList(parts));
+                subresource, name, Collections.unmodifiableList(Arrays.asList(parts)));
     }
 
     /**
