@@ -4,6 +4,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.watchgate.request.RouteOrder;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,8 +25,7 @@ public class BodyLimit {
     }
 
     void install(@Observes Router router) {
-        // second only to the route that counts writes as they end (metrics.WriteResults)
-        router.route().order(Integer.MIN_VALUE + 1).handler(this::checkDeclaredLength);
+        router.route().order(RouteOrder.BODY_LIMIT.order()).handler(this::checkDeclaredLength);
     }
 
     private void checkDeclaredLength(RoutingContext context) {

@@ -2,6 +2,7 @@ package io.watchgate.api;
 
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
+import io.watchgate.request.RouteOrder;
 import io.watchgate.status.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -14,7 +15,7 @@ import jakarta.enterprise.event.Observes;
 public class OptionsRequests {
 
     void install(@Observes Router router) {
-        router.route().method(HttpMethod.OPTIONS).order(Integer.MIN_VALUE + 2).handler(context -> BodyLimit.reply(
+        router.route().method(HttpMethod.OPTIONS).order(RouteOrder.OPTIONS.order()).handler(context -> BodyLimit.reply(
                 context, new ApiException(405, "MethodNotAllowed",
                         "the server does not allow this method on the requested resource")));
     }

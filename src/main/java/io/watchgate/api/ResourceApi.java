@@ -2,6 +2,9 @@ package io.watchgate.api;
 
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
+import io.watchgate.request.RequestInfo;
+import io.watchgate.request.RequestInfos;
 import io.watchgate.status.ApiException;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -9,7 +12,6 @@ import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
@@ -17,248 +19,190 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
 
 /**
- * The Kubernetes resource API of one group and version, below {@code /api/v1} or
- * {@code /apis/{group}/{version}} (see {@link ApiRoots}): paths and verbs map onto reads, writes and deletions.
+ * The Kubernetes resource API and its discovery documents: one endpoint per HTTP method below {@code /api/} and
+ * {@code /apis/}, each routing on the request's {@link RequestInfo} (the one parse of it that the watch route, the
+ * metrics and, next, authorization read too). What a path names is settled in {@link #target}: a collection, an
+ * object, or one of its subresources, so a new subresource is a case there; the verbs a type serves are its own
+ * ({@code Target.allowing}).
  *
- * <p>Creates, updates and patches run on the event loop with their bodies read whole, since nothing in them
- * blocks (see {@code ObjectWrites}). Reads stay on worker threads: a list may be long, and a read at a future
- * resourceVersion waits for it. Deletions too: a namespace's takes its contents with it.
+ * <p>Answers for paths are kube-apiserver's: 404 when the path names nothing served, 405 when it names something
+ * that does not take the method. Creates, updates and patches run on the event loop with their bodies read whole,
+ * since nothing in them blocks (see {@code ObjectWrites}). Reads stay on worker threads: a list may be long, and a
+ * read at a future resourceVersion waits for it. Deletions too: a namespace's takes its contents with it. Watches
+ * do not get here ({@link WatchRoute} serves them).
  */
+@Path("/")
 public class ResourceApi {
 
-    private final String group;
-    private final String version;
+    /** Everything below a prefix: RESTEasy matches it, the request's parse says what it is. */
+    private static final String BELOW_A_PREFIX = "{prefix: apis?}/{path: .+}";
+
     private final ResourceVerbs verbs;
     private final DiscoveryResponses discovery;
 
-    ResourceApi(String group, String version, ResourceVerbs verbs, DiscoveryResponses discovery) {
-        this.group = group;
-        this.version = version;
+    ResourceApi(ResourceVerbs verbs, DiscoveryResponses discovery) {
         this.verbs = verbs;
         this.discovery = discovery;
     }
 
-    /** The group version's APIResourceList. */
     @GET
-    public Response resources(@Context HttpHeaders headers) {
-        return discovery.resourceList(group, version, headers);
+    @Path("version")
+    public Response version() {
+        return discovery.version();
     }
 
-    // collections: cluster-scoped types, or every namespace of a namespaced type
+    @GET
+    @Path("api")
+    public Response coreGroup(@Context HttpHeaders headers) {
+        return discovery.root(true, headers);
+    }
 
     @GET
-    @Path("{plural}")
-    public Response list(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers) {
-        return verbs.list(verbs.collection(group, version, null, plural), uri, headers);
+    @Path("apis")
+    public Response groups(@Context HttpHeaders headers) {
+        return discovery.root(false, headers);
+    }
+
+    /** Discovery documents, lists and gets; HEAD too. */
+    @GET
+    @Path(BELOW_A_PREFIX)
+    public Response read(@Context RoutingContext request, @Context UriInfo uri, @Context HttpHeaders headers) {
+        RequestInfo info = RequestInfos.of(request);
+        if (!info.resourceRequest()) {
+            return discoveryDocument(info, headers);
+        }
+        // refused when it is no boolean, as on a watch; a subresource reads no watch parameter
+        boolean watch = info.subresource().isEmpty() && watchParameter(uri);
+        if (watch && info.verb().equals(RequestInfo.WATCH) && info.parts().size() == 1) {
+            // a HEAD asking for a watch (GETs go to the watch route): there is no stream to show, the list's head
+            return verbs.list(target(info, RequestInfo.LIST), uri, headers);
+        }
+        Target target = target(info, info.verb());
+        return info.namesObject() ? verbs.get(target, info.name(), uri, headers) : verbs.list(target, uri, headers);
     }
 
     @POST
     @NonBlocking
-    @Path("{plural}")
-    public Uni<Response> create(@PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers,
+    @Path(BELOW_A_PREFIX)
+    public Uni<Response> create(@Context RoutingContext request, @Context UriInfo uri, @Context HttpHeaders headers,
             byte[] body) {
-        Target target = verbs.collection(group, version, null, plural);
-        if (target.type().namespaced()) {
+        RequestInfo info = resourceRequest(request);
+        Target target = target(info, info.verb());
+        if (info.namesObject() || !inItsScope(info, target)) {
             throw methodNotAllowed();
         }
         return verbs.create(target, uri, headers, body);
     }
 
+    @PUT
+    @NonBlocking
+    @Path(BELOW_A_PREFIX)
+    public Uni<Response> update(@Context RoutingContext request, @Context UriInfo uri, @Context HttpHeaders headers,
+            byte[] body) {
+        RequestInfo info = resourceRequest(request);
+        Target target = objectOrSubresource(info);
+        return verbs.update(target, info.name(), uri, headers, body);
+    }
+
+    @PATCH
+    @NonBlocking
+    @Path(BELOW_A_PREFIX)
+    public Uni<Response> patch(@Context RoutingContext request, @Context UriInfo uri, @Context HttpHeaders headers,
+            byte[] body) {
+        RequestInfo info = resourceRequest(request);
+        Target target = objectOrSubresource(info);
+        return verbs.patch(target, info.name(), uri, headers, body);
+    }
+
     @DELETE
-    @Path("{plural}")
-    public Response deleteCollection(@PathParam("plural") String plural, @Context UriInfo uri,
-            @Context HttpHeaders headers, InputStream body) {
-        Target target = verbs.collection(group, version, null, plural);
-        if (target.type().namespaced()) {
+    @Path(BELOW_A_PREFIX)
+    public Response delete(@Context RoutingContext request, @Context UriInfo uri, @Context HttpHeaders headers,
+            InputStream body) {
+        RequestInfo info = resourceRequest(request);
+        Target target = target(info, info.verb());
+        if (!info.namesObject()) {
+            if (!inItsScope(info, target)) {
+                throw methodNotAllowed();
+            }
+            return verbs.deleteCollection(target, uri, headers, body);
+        }
+        if (target.status()) {
             throw methodNotAllowed();
         }
-        return verbs.deleteCollection(target, uri, headers, body);
+        return verbs.delete(target, info.name(), uri, headers, body);
     }
 
-    // collections in one namespace
-
-    @GET
-    @Path("namespaces/{namespace}/{plural}")
-    public Response listNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @Context UriInfo uri, @Context HttpHeaders headers) {
-        return verbs.list(verbs.collection(group, version, namespace, plural), uri, headers);
+    /**
+     * What the path names, if the API serves it: a type's collection, one object, or the object's status (the one
+     * subresource served). 404 when it names nothing, and for the legacy {@code watch/} and {@code proxy/} segments
+     * on anything but a watch.
+     */
+    private Target target(RequestInfo info, String verb) {
+        if (verb.equals(RequestInfo.WATCH) || verb.equals(RequestInfo.PROXY)) {
+            throw notFound();
+        }
+        String group = info.group();
+        String version = info.version();
+        String namespace = info.scopeNamespace();
+        return switch (info.parts().size()) {
+            case 1 -> verbs.collection(group, version, namespace, info.resource());
+            case 2 -> verbs.object(group, version, namespace, info.resource());
+            case 3 -> switch (info.subresource()) {
+                case "status" -> verbs.status(verbs.object(group, version, namespace, info.resource()));
+                default -> throw notFound();
+            };
+            default -> throw notFound();
+        };
     }
 
-    @POST
-    @NonBlocking
-    @Path("namespaces/{namespace}/{plural}")
-    public Uni<Response> createNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
-        return verbs.create(verbs.collection(group, version, namespace, plural), uri, headers, body);
+    /** An update's or a patch's target: an object or its subresource (a collection takes neither). */
+    private Target objectOrSubresource(RequestInfo info) {
+        Target target = target(info, info.verb());
+        if (!info.namesObject()) {
+            throw methodNotAllowed();
+        }
+        return target;
     }
 
-    @DELETE
-    @Path("namespaces/{namespace}/{plural}")
-    public Response deleteNamespacedCollection(@PathParam("namespace") String namespace,
-            @PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
-        return verbs.deleteCollection(verbs.collection(group, version, namespace, plural), uri, headers, body);
+    /**
+     * Whether a collection request is in the scope its type's objects are made in: a namespaced type's collection
+     * across all namespaces can be listed, but not written to or deleted from.
+     */
+    private static boolean inItsScope(RequestInfo info, Target target) {
+        return !target.type().namespaced() || info.namespaceScoped();
     }
 
-    // single objects, cluster-scoped
-
-    @GET
-    @Path("{plural}/{name}")
-    public Response get(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers) {
-        return verbs.get(verbs.object(group, version, null, plural), name, uri, headers);
+    /** A resource request; below a prefix, a discovery document takes only GET (405), and anything else is 404. */
+    private static RequestInfo resourceRequest(RoutingContext request) {
+        RequestInfo info = RequestInfos.of(request);
+        if (!info.resourceRequest()) {
+            throw isDiscoveryDocument(info) ? methodNotAllowed() : notFound();
+        }
+        return info;
     }
 
-    @PUT
-    @NonBlocking
-    @Path("{plural}/{name}")
-    public Uni<Response> update(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, byte[] body) {
-        return verbs.update(verbs.object(group, version, null, plural), name, uri, headers, body);
+    private Response discoveryDocument(RequestInfo info, HttpHeaders headers) {
+        if (!isDiscoveryDocument(info)) {
+            throw notFound();
+        }
+        if (info.apiPrefix().equals("apis") && info.version().isEmpty()) {
+            return discovery.group(info.group(), headers);
+        }
+        return discovery.resourceList(info.group(), info.version(), headers);
     }
 
-    @PATCH
-    @NonBlocking
-    @Path("{plural}/{name}")
-    public Uni<Response> patch(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, byte[] body) {
-        return verbs.patch(verbs.object(group, version, null, plural), name, uri, headers, body);
+    /** {@code /api/{version}}, {@code /apis/{group}} or {@code /apis/{group}/{version}}. */
+    private static boolean isDiscoveryDocument(RequestInfo info) {
+        return info.apiPrefix().equals("api") ? !info.version().isEmpty()
+                : info.apiPrefix().equals("apis") && !info.group().isEmpty();
     }
 
-    @DELETE
-    @Path("{plural}/{name}")
-    public Response delete(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, InputStream body) {
-        return verbs.delete(verbs.object(group, version, null, plural), name, uri, headers, body);
+    private static boolean watchParameter(UriInfo uri) {
+        return QueryFlags.bool("watch", uri.getQueryParameters().getFirst("watch"));
     }
 
-    // single objects in a namespace
-
-    @GET
-    @Path("namespaces/{namespace}/{plural}/{name}")
-    public Response getNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers) {
-        return verbs.get(verbs.object(group, version, namespace, plural), name, uri, headers);
-    }
-
-    @PUT
-    @NonBlocking
-    @Path("namespaces/{namespace}/{plural}/{name}")
-    public Uni<Response> updateNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
-        return verbs.update(verbs.object(group, version, namespace, plural), name, uri, headers, body);
-    }
-
-    @PATCH
-    @NonBlocking
-    @Path("namespaces/{namespace}/{plural}/{name}")
-    public Uni<Response> patchNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
-        return verbs.patch(verbs.object(group, version, namespace, plural), name, uri, headers, body);
-    }
-
-    @DELETE
-    @Path("namespaces/{namespace}/{plural}/{name}")
-    public Response deleteNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
-        return verbs.delete(verbs.object(group, version, namespace, plural), name, uri, headers, body);
-    }
-
-    // the status subresource, for types that have one
-
-    @GET
-    @Path("{plural}/{name}/status")
-    public Response getStatus(@PathParam("plural") String plural, @PathParam("name") String name,
-            @Context UriInfo uri, @Context HttpHeaders headers) {
-        return verbs.get(verbs.status(verbs.object(group, version, null, plural)), name, uri, headers);
-    }
-
-    @PUT
-    @NonBlocking
-    @Path("{plural}/{name}/status")
-    public Uni<Response> updateStatus(@PathParam("plural") String plural, @PathParam("name") String name,
-            @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
-        return verbs.update(verbs.status(verbs.object(group, version, null, plural)), name, uri, headers, body);
-    }
-
-    @PATCH
-    @NonBlocking
-    @Path("{plural}/{name}/status")
-    public Uni<Response> patchStatus(@PathParam("plural") String plural, @PathParam("name") String name,
-            @Context UriInfo uri, @Context HttpHeaders headers, byte[] body) {
-        return verbs.patch(verbs.status(verbs.object(group, version, null, plural)), name, uri, headers, body);
-    }
-
-    @GET
-    @Path("namespaces/{namespace}/{plural}/{name}/status")
-    public Response getNamespacedStatus(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
-            @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers) {
-        return verbs.get(verbs.status(verbs.object(group, version, namespace, plural)), name, uri, headers);
-    }
-
-    @PUT
-    @NonBlocking
-    @Path("namespaces/{namespace}/{plural}/{name}/status")
-    public Uni<Response> updateNamespacedStatus(@PathParam("namespace") String namespace,
-            @PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, byte[] body) {
-        return verbs.update(verbs.status(verbs.object(group, version, namespace, plural)), name, uri, headers, body);
-    }
-
-    @PATCH
-    @NonBlocking
-    @Path("namespaces/{namespace}/{plural}/{name}/status")
-    public Uni<Response> patchNamespacedStatus(@PathParam("namespace") String namespace,
-            @PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
-            @Context HttpHeaders headers, byte[] body) {
-        return verbs.patch(verbs.status(verbs.object(group, version, namespace, plural)), name, uri, headers, body);
-    }
-
-    // verbs a path does not serve: 405 with a Status, once the path is known to name something (404 if not: a
-    // namespace's own subresources, /api/v1/namespaces/{name}/status and /finalize, land here and are not served)
-
-    @PUT
-    @Path("{plural}")
-    public Response putCollection(@PathParam("plural") String plural) {
-        verbs.collection(group, version, null, plural);
-        throw methodNotAllowed();
-    }
-
-    @PATCH
-    @Path("{plural}")
-    public Response patchCollection(@PathParam("plural") String plural) {
-        verbs.collection(group, version, null, plural);
-        throw methodNotAllowed();
-    }
-
-    @PUT
-    @Path("namespaces/{namespace}/{plural}")
-    public Response putNamespacedCollection(@PathParam("namespace") String namespace,
-            @PathParam("plural") String plural) {
-        verbs.collection(group, version, namespace, plural);
-        throw methodNotAllowed();
-    }
-
-    @PATCH
-    @Path("namespaces/{namespace}/{plural}")
-    public Response patchNamespacedCollection(@PathParam("namespace") String namespace,
-            @PathParam("plural") String plural) {
-        verbs.collection(group, version, namespace, plural);
-        throw methodNotAllowed();
-    }
-
-    @POST
-    @Path("{plural}/{name}")
-    public Response postObject(@PathParam("plural") String plural) {
-        verbs.object(group, version, null, plural);
-        throw methodNotAllowed();
-    }
-
-    @POST
-    @Path("namespaces/{namespace}/{plural}/{name}")
-    public Response postNamespacedObject(@PathParam("namespace") String namespace,
-            @PathParam("plural") String plural) {
-        verbs.object(group, version, namespace, plural);
-        throw methodNotAllowed();
+    private static ApiException notFound() {
+        return new ApiException(404, "NotFound", "the server could not find the requested resource");
     }
 
     private static ApiException methodNotAllowed() {

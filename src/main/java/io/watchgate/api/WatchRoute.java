@@ -14,6 +14,9 @@ import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.fanout.WatchHubs;
 import io.watchgate.objects.ReadConfig;
 import io.watchgate.protobuf.ProtobufObjects;
+import io.watchgate.request.RequestInfo;
+import io.watchgate.request.RequestInfos;
+import io.watchgate.request.RouteOrder;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
@@ -44,11 +47,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 @ApplicationScoped
 public class WatchRoute {
 
-    /** After Quarkus' own handlers (CORS among them), before the resource API. */
-    private static final int ORDER = 9_000;
-    /** Where Quarkus' request metrics look for a request's path template (RESTEasy sets it for its own). */
-    private static final String METRICS_PATH_TEMPLATE = "UrlPathTemplate";
-
     private final ResourceTypes types;
     private final WatchHubs hubs;
     private final Store store;
@@ -73,13 +71,14 @@ public class WatchRoute {
     }
 
     void install(@Observes Router router) {
-        router.get().order(ORDER).handler(this::handle);
+        router.get().order(RouteOrder.WATCH.order()).handler(this::handle);
     }
 
     private void handle(RoutingContext context) {
         HttpServerRequest request = context.request();
-        ApiPath path = ApiPath.parse(context.normalizedPath());
-        if (path == null || path.subresource() != null) {
+        RequestInfo info = RequestInfos.of(context);
+        // a watch of a subresource, or of nothing, is the resource API's to refuse
+        if (!info.verb().equals(RequestInfo.WATCH) || info.parts().isEmpty() || info.parts().size() > 2) {
             context.next();
             return;
         }
@@ -87,16 +86,11 @@ public class WatchRoute {
         WireFormat format;
         boolean webSocket;
         try {
-            // a GET of one object is a watch only behind the legacy watch/ segment
-            boolean watch = path.watchSegment() || QueryFlags.bool("watch", request.getParam("watch"));
-            if (!watch || (path.name() != null && !path.watchSegment())) {
-                context.next();
-                return;
-            }
-            Vertx.currentContext().putLocal(METRICS_PATH_TEMPLATE, path.watchTemplate());
-            Target target = path.name() == null
-                    ? Target.resolve(types, path.group(), path.version(), path.namespace(), path.plural())
-                    : Target.resolveObject(types, path.group(), path.version(), path.namespace(), path.plural());
+            // the grammar reads a watch parameter that is no boolean as a watch, as kube-apiserver does: refused here
+            QueryFlags.bool("watch", request.getParam("watch"));
+            Target target = info.namesObject()
+                    ? Target.resolveObject(types, info.group(), info.version(), info.scopeNamespace(), info.resource())
+                    : Target.resolve(types, info.group(), info.version(), info.scopeNamespace(), info.resource());
             target.allowing("watch");
             webSocket = isWebSocketUpgrade(request);
             WatchMediaTypes.Negotiated negotiated = webSocket
@@ -106,8 +100,8 @@ public class WatchRoute {
             ObjectRendering rendering = rendering(target.type(), format, negotiated.tableVersion(),
                     request.getParam("includeObject"));
             String lastEventId = format == WireFormat.SERVER_SENT_EVENTS ? request.getHeader("Last-Event-ID") : null;
-            spec = WatchRequests.parse(target.type(), target.namespace(), path.name(), request::getParam, lastEventId,
-                    rendering);
+            spec = WatchRequests.parse(target.type(), target.namespace(), info.namesObject() ? info.name() : null,
+                    request::getParam, lastEventId, rendering);
         } catch (ApiException e) {
             reply(context, e);
             return;

@@ -1,7 +1,8 @@
 package io.watchgate.metrics;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.watchgate.api.ApiPath;
+import io.watchgate.request.RequestInfo;
+import io.watchgate.request.RequestInfoParser;
 import io.watchgate.schema.ResourceTypes;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,20 +22,21 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class WriteCountBenchmarks {
 
-    private WriteResults results;
+    private WriteCountingRoute results;
 
     @Setup
     public void setUp() {
-        results = new WriteResults(new SimpleMeterRegistry(), new ResourceTypes());
+        results = new WriteCountingRoute(new SimpleMeterRegistry(), new ResourceTypes());
     }
 
     @Benchmark
-    public ApiPath parsePath() {
-        return ApiPath.parse("/api/v1/namespaces/bench/configmaps/object-1");
+    public RequestInfo parsePath() {
+        return RequestInfoParser.parse("PUT", "/api/v1/namespaces/bench/configmaps/object-1", null, null);
     }
 
     @Benchmark
     public void countCreate() {
-        results.count("create", ApiPath.parse("/api/v1/namespaces/bench/configmaps"), false, "201");
+        results.count("create", RequestInfoParser.parse("POST", "/api/v1/namespaces/bench/configmaps", null, null), false,
+                "201");
     }
 }

@@ -5,7 +5,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.watchgate.api.ApiPath;
+import io.watchgate.request.RequestInfo;
+import io.watchgate.request.RequestInfos;
+import io.watchgate.request.RouteOrder;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,15 +15,16 @@ import jakarta.enterprise.event.Observes;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Writes by Kubernetes verb, resource and HTTP code, as kube-apiserver's {@code apiserver_request_total} counts
- * them: {@code watchgate_writes_total{verb="create",resource="configmaps",subresource="",dry_run="",code="201"}}.
- * Counted as each response ends, at the front of the router, so that every answer counts: those of the resource
- * API, the body guard's 413 and 400, Quarkus' own 413, and 404 for paths that name nothing. A path naming no served
- * type counts under resource {@code unknown}, so that the series stay as few as the types; a write whose connection
- * closed before its answer was sent counts under code {@code closed}.
+ * A route that counts writes by Kubernetes verb, resource and HTTP code, as kube-apiserver's
+ * {@code apiserver_request_total} counts them:
+ * {@code watchgate_writes_total{verb="create",resource="configmaps",subresource="",dry_run="",code="201"}}.
+ * Counted as each response ends, at the front of the router ({@link RouteOrder#WRITE_COUNTING}), so that every answer
+ * counts: those of the resource API, the body guard's 413 and 400, Quarkus' own 413, and 404 for paths that name
+ * nothing. A path naming no served type counts under resource {@code unknown}, so that the series stay as few as the
+ * types; a write whose connection closed before its answer was sent counts under code {@code closed}.
  */
 @ApplicationScoped
-public class WriteResults {
+public class WriteCountingRoute {
 
     static final String UNKNOWN = "unknown";
     static final String CLOSED = "closed";
@@ -35,27 +38,26 @@ public class WriteResults {
     private final ResourceTypes types;
     private final ConcurrentHashMap<Series, Counter> counters = new ConcurrentHashMap<>();
 
-    WriteResults(MeterRegistry registry, ResourceTypes types) {
+    WriteCountingRoute(MeterRegistry registry, ResourceTypes types) {
         this.registry = registry;
         this.types = types;
     }
 
     void install(@Observes Router router) {
-        // before every other route, the body guard included: its refusals are writes too
-        router.route().order(Integer.MIN_VALUE).handler(this::countWhenAnswered);
+        router.route().order(RouteOrder.WRITE_COUNTING.order()).handler(this::countWhenAnswered);
     }
 
     private void countWhenAnswered(RoutingContext context) {
         HttpMethod method = context.request().method();
         String path = context.normalizedPath();
         if (isWrite(method) && (path.startsWith("/api/") || path.startsWith("/apis/"))) {
-            ApiPath parsed = ApiPath.parse(path);
-            String verb = verb(method, parsed);
+            RequestInfo request = RequestInfos.of(context);
+            String verb = verb(method, request);
             boolean dryRun = "All".equals(context.request().getParam("dryRun"));
             // a response cut off by its connection closing has no code its client saw. A streamed body's writer
             // takes the close over, and may still end the response on the closed connection: the end handler can
             // hear of it as a success, so whether the connection was still open is what tells
-            context.addEndHandler(ended -> count(verb, parsed, dryRun, ended.succeeded() && context.response().ended()
+            context.addEndHandler(ended -> count(verb, request, dryRun, ended.succeeded() && context.response().ended()
                     && !context.response().closed() ? Integer.toString(context.response().getStatusCode()) : CLOSED));
         }
         context.next();
@@ -66,9 +68,8 @@ public class WriteResults {
                 || method == HttpMethod.DELETE;
     }
 
-    /** @param path null when the path names no resource */
-    void count(String verb, ApiPath path, boolean dryRun, String code) {
-        Series series = new Series(verb, resource(path), subresource(path), dryRun ? "All" : "", code);
+    void count(String verb, RequestInfo request, boolean dryRun, String code) {
+        Series series = new Series(verb, resource(request), subresource(request), dryRun ? "All" : "", code);
         Counter counter = counters.get(series);
         if (counter == null) {
             counter = Counter.builder("watchgate.writes")
@@ -82,31 +83,40 @@ public class WriteResults {
         counter.increment();
     }
 
-    /** The Kubernetes verb of a write (by method alone, as kube-apiserver names them), or null for a read. */
-    static String verb(HttpMethod method, ApiPath path) {
+    /**
+     * The Kubernetes verb of a write, by its method (as kube-apiserver counts them, a legacy {@code watch/} segment
+     * notwithstanding), or null for a read.
+     */
+    static String verb(HttpMethod method, RequestInfo request) {
         if (method == HttpMethod.POST) {
-            return "create";
+            return RequestInfo.CREATE;
         } else if (method == HttpMethod.PUT) {
-            return "update";
+            return RequestInfo.UPDATE;
         } else if (method == HttpMethod.PATCH) {
-            return "patch";
+            return RequestInfo.PATCH;
         } else if (method == HttpMethod.DELETE) {
-            return path != null && path.name() != null ? "delete" : "deletecollection";
+            return namesResource(request) && request.namesObject() ? RequestInfo.DELETE : RequestInfo.DELETE_COLLECTION;
         }
         return null;
     }
 
-    private String resource(ApiPath path) {
-        if (path == null) {
+    private String resource(RequestInfo request) {
+        if (!namesResource(request)) {
             return UNKNOWN;
         }
-        return types.find(path.group(), path.version(), path.plural()).map(ResourceType::resource).orElse(UNKNOWN);
+        return types.find(request.group(), request.version(), request.resource()).map(ResourceType::resource)
+                .orElse(UNKNOWN);
     }
 
-    private static String subresource(ApiPath path) {
-        if (path == null || path.subresource() == null) {
+    private static String subresource(RequestInfo request) {
+        if (!namesResource(request) || request.subresource().isEmpty()) {
             return "";
         }
-        return path.subresource().equals("status") ? "status" : UNKNOWN;
+        return request.subresource().equals("status") ? "status" : UNKNOWN;
+    }
+
+    /** Whether the path has the shape of one the API serves: a resource, an object, or one of its subresources. */
+    private static boolean namesResource(RequestInfo request) {
+        return request.resourceRequest() && !request.parts().isEmpty() && request.parts().size() <= 3;
     }
 }

@@ -1,0 +1,37 @@
+package io.watchgate.request;
+
+/**
+ * Where each of watchgate's own Vert.x routes sits in the router, in one place because their order is the point:
+ * a route that refuses a request must come after those that have to see the refusal. Vert.x runs routes by
+ * ascending order, and those of one order as they were added; Quarkus' own first handlers take
+ * {@code Integer.MIN_VALUE} and {@code MIN_VALUE + 1} too (its RouteConstants: access log, body handler), and
+ * RESTEasy, which serves the rest of the API, comes after all of these.
+ */
+public enum RouteOrder {
+
+    /**
+     * Tags the request metrics of every API request with its path template, first, so that the refusals of the
+     * routes after it are tagged too. It and {@link #WRITE_COUNTING} answer nothing, so their order between them
+     * does not matter.
+     */
+    PATH_TEMPLATE(Integer.MIN_VALUE),
+    /** Counts writes as they end: before every route that may refuse one, the body limit included. */
+    WRITE_COUNTING(Integer.MIN_VALUE),
+    /** Refuses bodies that announce a length over the limit, before anything reads them. */
+    BODY_LIMIT(Integer.MIN_VALUE + 1),
+    /** Refuses OPTIONS, as kube-apiserver does, before RESTEasy would answer it. */
+    OPTIONS(Integer.MIN_VALUE + 2),
+    /** Serves watches, after Quarkus' own handlers (CORS among them) and before RESTEasy, which serves the rest. */
+    WATCH(9_000);
+
+    private final int order;
+
+    RouteOrder(int order) {
+        this.order = order;
+    }
+
+    /** The order to give the route ({@code router.route().order(...)}). */
+    public int order() {
+        return order;
+    }
+}
