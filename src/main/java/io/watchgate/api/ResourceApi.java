@@ -1,5 +1,6 @@
 package io.watchgate.api;
 
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
 import io.watchgate.status.ApiException;
@@ -22,7 +23,8 @@ import java.io.InputStream;
  *
  * <p>Creates, updates and patches run on the event loop with their bodies read whole, since nothing in them
  * blocks (see {@code ObjectWrites}). Reads stay on worker threads: a list may be long, and a read at a future
- * resourceVersion waits for it. Deletions too: a namespace's takes its contents with it.
+ * resourceVersion waits for it. Deletions start on worker threads too (a namespace's lists its contents) and are
+ * answered once they count, without a thread waiting meanwhile (see {@code ResourceVerbs.delete}).
  */
 public class ResourceApi {
 
@@ -65,8 +67,9 @@ public class ResourceApi {
     }
 
     @DELETE
+    @Blocking
     @Path("{plural}")
-    public Response deleteCollection(@PathParam("plural") String plural, @Context UriInfo uri,
+    public Uni<Response> deleteCollection(@PathParam("plural") String plural, @Context UriInfo uri,
             @Context HttpHeaders headers, InputStream body) {
         Target target = verbs.collection(group, version, null, plural);
         if (target.type().namespaced()) {
@@ -93,8 +96,9 @@ public class ResourceApi {
     }
 
     @DELETE
+    @Blocking
     @Path("namespaces/{namespace}/{plural}")
-    public Response deleteNamespacedCollection(@PathParam("namespace") String namespace,
+    public Uni<Response> deleteNamespacedCollection(@PathParam("namespace") String namespace,
             @PathParam("plural") String plural, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
         return verbs.deleteCollection(verbs.collection(group, version, namespace, plural), uri, headers, body);
     }
@@ -125,8 +129,9 @@ public class ResourceApi {
     }
 
     @DELETE
+    @Blocking
     @Path("{plural}/{name}")
-    public Response delete(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
+    public Uni<Response> delete(@PathParam("plural") String plural, @PathParam("name") String name, @Context UriInfo uri,
             @Context HttpHeaders headers, InputStream body) {
         return verbs.delete(verbs.object(group, version, null, plural), name, uri, headers, body);
     }
@@ -157,8 +162,9 @@ public class ResourceApi {
     }
 
     @DELETE
+    @Blocking
     @Path("namespaces/{namespace}/{plural}/{name}")
-    public Response deleteNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
+    public Uni<Response> deleteNamespaced(@PathParam("namespace") String namespace, @PathParam("plural") String plural,
             @PathParam("name") String name, @Context UriInfo uri, @Context HttpHeaders headers, InputStream body) {
         return verbs.delete(verbs.object(group, version, namespace, plural), name, uri, headers, body);
     }
