@@ -67,17 +67,17 @@ class VertxInternalsTest {
     @Test
     void oneEventsBytesGoOutAsWholeTextMessagesToEveryWebSocketAndAgain() throws Exception {
         Buffer event = Buffer.buffer("{\"type\":\"ADDED\",\"object\":{\"kind\":\"ConfigMap\"}}\n", "UTF-8");
-        HttpServer server = vertx.createHttpServer().webSocketHandler(socket -> {
+        HttpServer server = vertx.createHttpServer().webSocketHandler(socket -> socket.textMessageHandler(ready -> {
             socket.writeFrame(VertxInternals.textFrameOver(event));
             socket.writeFrame(VertxInternals.textFrameOver(event)); // the same bytes, still whole after a write
-        });
+        }));
         int port = server.listen(0, "localhost").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
                 .actualPort();
         List<CompletableFuture<List<String>>> clients = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             CompletableFuture<List<String>> received = new CompletableFuture<>();
             List<String> messages = Collections.synchronizedList(new ArrayList<>());
-            // the handlers are set as the socket opens, on its context: no message arrives before them
+            // the server sends once the client says it listens
             vertx.createHttpClient().webSocket(port, "localhost", "/").onSuccess(socket -> {
                 socket.binaryMessageHandler(binary -> received.completeExceptionally(
                         new AssertionError("a binary message, which watch clients do not read")));
@@ -87,6 +87,7 @@ class VertxInternalsTest {
                         received.complete(List.copyOf(messages));
                     }
                 });
+                socket.writeTextMessage("ready");
             }).onFailure(received::completeExceptionally);
             clients.add(received);
         }
