@@ -1,17 +1,18 @@
 package io.watchgate.objects;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.watchgate.crd.CrdSpec;
 import io.watchgate.schema.ApiExtensionsTypes;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
+import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
+import io.watchgate.store.StoreException;
 import io.watchgate.store.StoredObject;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.watchgate.store.ChangeEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.ArrayList;
