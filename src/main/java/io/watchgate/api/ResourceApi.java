@@ -1,5 +1,6 @@
 package io.watchgate.api;
 
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
@@ -28,8 +29,9 @@ import java.io.InputStream;
  * <p>Answers for paths are kube-apiserver's: 404 when the path names nothing served, 405 when it names something
  * that does not take the method. Creates, updates and patches run on the event loop with their bodies read whole,
  * since nothing in them blocks (see {@code ObjectWrites}). Reads stay on worker threads: a list may be long, and a
- * read at a future resourceVersion waits for it. Deletions too: a namespace's takes its contents with it. Watches
- * do not get here ({@link WatchRoute} serves them).
+ * read at a future resourceVersion waits for it. Deletions start on worker threads too (a namespace's lists its
+ * contents) and are answered once they count, without a thread waiting meanwhile (see {@code ResourceVerbs.delete}).
+ * Watches do not get here ({@link WatchRoute} serves them).
  */
 @Path("/")
 public class ResourceApi {
@@ -115,8 +117,9 @@ public class ResourceApi {
     }
 
     @DELETE
+    @Blocking
     @Path(BELOW_A_PREFIX)
-    public Response delete(@Context RoutingContext request, @Context UriInfo uri, @Context HttpHeaders headers,
+    public Uni<Response> delete(@Context RoutingContext request, @Context UriInfo uri, @Context HttpHeaders headers,
             InputStream body) {
         RequestInfo info = resourceRequest(request);
         Target target = target(info, info.verb());

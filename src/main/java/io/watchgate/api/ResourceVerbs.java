@@ -160,23 +160,25 @@ public class ResourceVerbs {
                 }), patched -> withWarnings(bodies.written(target.type(), 200, patched, representation), warnings));
     }
 
-    Response delete(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
+    /** Called on a worker thread: it reads the body as a stream, and a namespace's deletion lists its contents. */
+    Uni<Response> delete(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("delete");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         DeleteOptions options = deleteOptions(uri, headers, body);
-        return bodies.written(target.type(), 200, deletions.delete(target.type(), namespaceOrEmpty(target), name, options),
-                representation);
+        return answerOnWorker(deletions.delete(target.type(), namespaceOrEmpty(target), name, options),
+                deleted -> bodies.written(target.type(), 200, deleted, representation));
     }
 
-    Response deleteCollection(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
+    /** Called on a worker thread, as delete; the list it answers may be streamed, which only a worker may write. */
+    Uni<Response> deleteCollection(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("deletecollection");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         DeleteOptions options = deleteOptions(uri, headers, body);
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         Selection selection = Selection.parse(target.type(), query.getFirst("labelSelector"),
                 query.getFirst("fieldSelector"));
-        return bodies.list(deletions.deleteCollection(target.type(), target.namespace(), selection,
-                options.dryRun()), representation, Tables.IncludeObject.OBJECT);
+        return answerOnWorker(deletions.deleteCollection(target.type(), target.namespace(), selection,
+                options.dryRun()), deleted -> bodies.list(deleted, representation, Tables.IncludeObject.OBJECT));
     }
 
     /** DeleteOptions from the body when one is sent, else from the query (Kubernetes reads one or the other). */
@@ -202,6 +204,22 @@ public class ResourceVerbs {
         }
         Context context = Vertx.currentContext(); // the request's: writes are taken on their event loop
         return Uni.createFrom().completionStage(written).emitOn(task -> context.runOnContext(v -> task.run()))
+                .map(respond);
+    }
+
+    /**
+     * The response to a deletion once it counts, made on a worker thread of the request's context: a deletecollection
+     * may answer a list too long to serialize on the event loop, streamed by a writer that waits for its client, and
+     * the send deadline it arms belongs to the request (whose scope the request's context carries). No thread waits
+     * meanwhile: the request's worker thread is free once the deletion is submitted.
+     */
+    private static <T> Uni<Response> answerOnWorker(CompletionStage<T> deleted, Function<T, Response> respond) {
+        Context context = Vertx.currentContext(); // the request's, which its blocking handler runs on
+        return Uni.createFrom().completionStage(deleted)
+                .emitOn(task -> context.executeBlocking(() -> {
+                    task.run();
+                    return null;
+                }, false))
                 .map(respond);
     }
 

@@ -5,8 +5,8 @@ import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
-import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.ext.web.RoutingContext;
+import io.watchgate.http.VertxInternals;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
@@ -58,22 +58,13 @@ public class SendDeadline {
 
     /**
      * Ends the response unless it has ended. HTTP/2: resets the stream, which drops what is queued for it and leaves
-     * the connection's other streams be. HTTP/1.1: closes the socket at once. Vert.x's own close (and reset) waits
-     * for the queued bytes to go first, which an unread socket never lets happen, and the body's last chunk would
-     * follow them as if it were whole. The check and the close hold the connection's lock, as Vert.x's own reset
-     * does, so that a response ending meanwhile (and whatever follows it on a kept-alive connection) is left alone.
+     * the connection's other streams be. HTTP/1.1: closes the socket at once, dropping what is queued (Vert.x's own
+     * close and reset would send it first, see {@link VertxInternals#closeAtOnceUnlessEnded}).
      */
     private static boolean cut(RoutingContext context) {
         HttpServerResponse response = context.response();
-        if (context.request().version() != HttpVersion.HTTP_2
-                && context.request().connection() instanceof ConnectionBase connection) {
-            synchronized (connection) {
-                if (response.ended() || response.closed()) {
-                    return false;
-                }
-                connection.channel().close();
-                return true;
-            }
+        if (context.request().version() != HttpVersion.HTTP_2) {
+            return VertxInternals.closeAtOnceUnlessEnded(context.request().connection(), response);
         }
         if (response.ended() || response.closed()) {
             return false;

@@ -16,7 +16,8 @@ public class DefaultNamespace {
         if (store.get(NamespaceLifecycle.key("default"), store.currentRevision()) == null) {
             ObjectNode namespace = JsonNodeFactory.instance.objectNode();
             namespace.putObject("metadata").put("name", "default");
-            Store.await(writes.create(types.namespaces(), "", namespace, false).toCompletableFuture());
+            // at start, before the first request is taken: waiting here is what has it exist for that request
+            writes.create(types.namespaces(), "", namespace, false).toCompletableFuture().join();
         }
     }
 }

@@ -7,6 +7,7 @@ import io.watchgate.schema.ApiExtensionsTypes;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
+import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
@@ -16,6 +17,7 @@ import io.watchgate.store.StoredObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * CustomResourceDefinitions as kube-apiserver runs them: deleting one marks it Terminating and gives it the
@@ -60,11 +62,12 @@ public class DefinitionLifecycle {
     /**
      * Marks a definition deleted (once): deletionTimestamp, the cleanup finalizer and a Terminating condition.
      *
+     * @return the definition as marked, once the mark counts
      * @throws StoreException.RevisionConflict when it changed since {@code current} was read
      */
-    StoredObject markTerminating(StoredObject current) {
+    CompletableFuture<StoredObject> markTerminating(StoredObject current) {
         if (Finalization.isTerminating(current.tree()) && holdsCleanup(current.tree())) {
-            return current;
+            return store.counted(current); // marked already, by a write that may still be on its way to the disk
         }
         ObjectNode marked = current.tree().deepCopy();
         if (!Finalization.isTerminating(marked)) {
@@ -80,7 +83,7 @@ public class DefinitionLifecycle {
         conditions.addObject().put("type", "Terminating").put("status", "True")
                 .put("lastTransitionTime", ServerFields.timestamp(clock.instant()))
                 .put("reason", "InstanceDeletionInProgress").put("message", "CustomResource deletion is in progress");
-        return store.commit(Mutation.update(current.key(), marked, current.revision())).object();
+        return store.submit(Mutation.update(current.key(), marked, current.revision())).thenApply(ChangeEvent::object);
     }
 
     /** Every object of the definition's type, in every namespace, as of now. */
@@ -99,14 +102,15 @@ public class DefinitionLifecycle {
      * definition with it unless other finalizers still hold it.
      *
      * @param resource the group-qualified plural, which is the definition's name
-     * @return the definition as it is now, null when it is gone or never was
+     * @return the definition as it is now, null when it is gone or never was; once what was written counts
      */
-    StoredObject finalizeIfDone(String resource) {
-        while (true) {
+    CompletableFuture<StoredObject> finalizeIfDone(String resource) {
+        return Contention.retry(ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS.group(),
+                ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS.resource(), resource, () -> {
             StoredObject definition = store.latest(key(resource));
             if (definition == null || !Finalization.isTerminating(definition.tree())
                     || !holdsCleanup(definition.tree()) || hasInstances(resource)) {
-                return definition;
+                return CompletableFuture.completedFuture(definition);
             }
             ObjectNode released = definition.tree().deepCopy();
             ArrayNode finalizers = released.withObject("/metadata").withArray("finalizers");
@@ -115,14 +119,10 @@ public class DefinitionLifecycle {
                     finalizers.remove(i);
                 }
             }
-            try {
-                Mutation release = finalizers.isEmpty() ? Mutation.delete(definition.key(), definition.revision())
-                        : Mutation.update(definition.key(), released, definition.revision());
-                return store.commit(release).object();
-            } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
-                // changed under us: look again
-            }
-        }
+            Mutation release = finalizers.isEmpty() ? Mutation.delete(definition.key(), definition.revision())
+                    : Mutation.update(definition.key(), released, definition.revision());
+            return store.submit(release).thenApply(ChangeEvent::object);
+        });
     }
 
     private static boolean holdsCleanup(ObjectNode definition) {

@@ -1,10 +1,12 @@
 package io.watchgate.objects;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.watchgate.crd.CrdSpec;
 import io.watchgate.schema.ApiExtensionsTypes;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
+import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
@@ -15,11 +17,20 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 
 /**
  * delete and deletecollection. An object with finalizers is marked (deletionTimestamp) and kept; any other is
  * removed. Deleting a namespace deletes everything in it, and deleting a CustomResourceDefinition every object of
  * its type, one revision per object.
+ *
+ * <p>As every write, these submit to the store and hold no thread while the disk syncs: each method returns a
+ * future that completes once what it wrote counts. What follows a write (a namespace's contents deleted after it
+ * is marked, a namespace or definition let go after its last object) goes on on a worker thread, since it lists:
+ * never on the log's thread, which completes durable writes and must only sync.
  */
 @ApplicationScoped
 public class Deletions {
@@ -28,6 +39,7 @@ public class Deletions {
     private final NamespaceLifecycle namespaces;
     private final DefinitionLifecycle definitions;
     private final Clock clock;
+    private final Executor workers = Infrastructure.getDefaultWorkerPool();
 
     Deletions(Store store, NamespaceLifecycle namespaces, DefinitionLifecycle definitions, Clock clock) {
         this.store = store;
@@ -36,132 +48,159 @@ public class Deletions {
         this.clock = clock;
     }
 
-    /** @return the deleted object, or the object as marked for deletion when finalizers hold it */
-    public StoredObject delete(ResourceType type, String namespace, String name, DeleteOptions options) {
+    /**
+     * Runs on a worker thread: a namespace's or a definition's deletion lists what it deletes.
+     *
+     * @return the deleted object, or the object as marked for deletion when finalizers hold it, once that counts
+     */
+    public CompletableFuture<StoredObject> delete(ResourceType type, String namespace, String name,
+            DeleteOptions options) {
         ObjectKey key = ObjectReads.key(type, namespace, name);
         if (isNamespaces(type) && name.equals("default")) {
             throw ApiException.forbidden("", "namespaces", name, "this namespace may not be deleted");
         }
-        while (true) {
+        return Contention.retry(type.group(), type.resource(), name, () -> {
             StoredObject current = store.latest(key);
             if (current == null) {
                 throw ApiException.notFound(type.group(), type.resource(), name);
             }
-            checkPreconditions(type, current, options);
-            try {
-                if (isNamespaces(type)) {
-                    return deleteNamespace(current, options.dryRun());
-                }
-                if (ApiExtensionsTypes.isCustomResourceDefinitions(type) && !options.dryRun()) {
-                    return deleteDefinition(current);
-                }
-                return deleteOrMark(current, options.dryRun());
-            } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
-                // changed since we read it: read again, and check the preconditions again
+            checkPreconditions(type, current, options); // again on each attempt: the object changed
+            if (isNamespaces(type)) {
+                return deleteNamespace(current, options.dryRun());
             }
-        }
+            if (ApiExtensionsTypes.isCustomResourceDefinitions(type) && !options.dryRun()) {
+                return deleteDefinition(current);
+            }
+            return deleteOrMark(current, options.dryRun());
+        });
     }
 
-    /** Deletes every object the selection matches, each as its own revision; returns what was deleted. */
-    public ListResult deleteCollection(ResourceType type, String namespace, Selection selection,
+    /**
+     * Deletes every object the selection matches, each as its own revision and each once the one before counts;
+     * objects gone meanwhile are skipped. Runs on a worker thread: it lists.
+     *
+     * @return what was deleted, once the last deletion counts
+     */
+    public CompletableFuture<ListResult> deleteCollection(ResourceType type, String namespace, Selection selection,
             boolean dryRun) {
         KeyRange range = new KeyRange(type.resource(), type.namespaced() ? namespace : null);
         List<StoredObject> matching = store.list(range, store.currentRevision(), null, Integer.MAX_VALUE,
                 object -> selection.matches(object.tree()), false).items();
-        List<StoredObject> deleted = new ArrayList<>();
-        for (StoredObject object : matching) {
+        List<StoredObject> deleted = new ArrayList<>(); // added to by one step at a time, each after the one before
+        return InOrder.forEach(matching.iterator(), object -> {
             if (isNamespaces(type) && object.key().name().equals("default")) {
-                continue;
+                return CompletableFuture.completedFuture(null);
             }
-            try {
-                deleted.add(delete(type, object.key().namespace(), object.key().name(),
-                        new DeleteOptions(null, null, dryRun)));
-            } catch (ApiException e) {
-                if (e.code() != 404) {
-                    throw e;
-                }
-            }
-        }
-        return new ListResult(type, store.currentRevision(), deleted, null, null);
+            return attempt(() -> delete(type, object.key().namespace(), object.key().name(),
+                    new DeleteOptions(null, null, dryRun))).handle((result, failure) -> {
+                        if (failure == null) {
+                            deleted.add(result);
+                        } else if (!(InOrder.unwrapped(failure) instanceof ApiException e && e.code() == 404)) {
+                            throw failure instanceof CompletionException c ? c : new CompletionException(failure);
+                        }
+                        return null;
+                    });
+        }, workers).thenApply(all -> new ListResult(type, store.currentRevision(), deleted, null, null));
     }
 
-    /** Called after an object is removed: its namespace or its type's definition may have been waiting for it. */
-    void removed(StoredObject object) {
-        if (!object.key().namespace().isEmpty()) {
-            namespaces.finalizeIfDone(object.key().namespace());
+    /**
+     * Follows an object's removal: its namespace or its type's definition may have been waiting for it. Call on a
+     * worker thread.
+     */
+    CompletableFuture<Void> removed(StoredObject object) {
+        CompletableFuture<?> namespace = object.key().namespace().isEmpty() ? CompletableFuture.completedFuture(null)
+                : namespaces.finalizeIfDone(object.key().namespace());
+        if (!object.key().resource().contains(".")) { // a group-qualified resource: maybe a custom type
+            return namespace.thenApply(done -> null);
         }
-        if (object.key().resource().contains(".")) { // a group-qualified resource: maybe a custom type
-            definitions.finalizeIfDone(object.key().resource());
-        }
+        return namespace.thenComposeAsync(done -> definitions.finalizeIfDone(object.key().resource()), workers)
+                .thenApply(done -> null);
     }
 
-    private StoredObject deleteOrMark(StoredObject current, boolean dryRun) {
+    /** @throws StoreException.RevisionConflict or KeyNotFound when {@code current} is no longer the newest */
+    private CompletableFuture<StoredObject> deleteOrMark(StoredObject current, boolean dryRun) {
         if (Finalization.hasFinalizers(current.tree())) {
             if (Finalization.isTerminating(current.tree())) {
-                return Store.await(store.counted(current)); // nothing to write, but what it shows may still be on its way to the disk
+                return store.counted(current); // nothing to write, but what it shows may still be on its way to the disk
             }
             ObjectNode marked = current.tree().deepCopy();
             Finalization.markDeleted(marked, clock.instant());
-            return dryRun ? DryRun.of(current.key(), marked)
-                    : store.commit(Mutation.update(current.key(), marked, current.revision())).object();
+            return dryRun ? CompletableFuture.completedFuture(DryRun.of(current.key(), marked))
+                    : store.submit(Mutation.update(current.key(), marked, current.revision()))
+                            .thenApply(ChangeEvent::object);
         }
         if (dryRun) {
-            return current;
+            return CompletableFuture.completedFuture(current);
         }
-        StoredObject deleted = store.commit(Mutation.delete(current.key(), current.revision())).object();
-        removed(deleted);
-        return deleted;
+        return store.submit(Mutation.delete(current.key(), current.revision())).thenComposeAsync(
+                deleted -> removed(deleted.object()).thenApply(done -> deleted.object()), workers);
     }
 
-    private StoredObject deleteNamespace(StoredObject current, boolean dryRun) {
+    /**
+     * Marks the namespace Terminating, then (once that counts: every create it admitted counts before it) deletes
+     * what is in it, then lets it go if nothing holds it.
+     */
+    private CompletableFuture<StoredObject> deleteNamespace(StoredObject current, boolean dryRun) {
         String namespace = current.key().name();
         if (dryRun) {
-            return current;
+            return CompletableFuture.completedFuture(current);
         }
-        if (!Finalization.isTerminating(current.tree())) {
-            ObjectNode marked = current.tree().deepCopy();
-            Finalization.markDeleted(marked, clock.instant());
-            NamespaceLifecycle.markTerminating(marked);
-            current = store.commit(Mutation.update(current.key(), marked, current.revision())).object();
+        CompletableFuture<StoredObject> marked;
+        if (Finalization.isTerminating(current.tree())) {
+            marked = store.counted(current); // marked already, by a write that may still be on its way to the disk
+        } else {
+            ObjectNode terminating = current.tree().deepCopy();
+            Finalization.markDeleted(terminating, clock.instant());
+            NamespaceLifecycle.markTerminating(terminating);
+            marked = store.submit(Mutation.update(current.key(), terminating, current.revision()))
+                    .thenApply(ChangeEvent::object);
         }
-        for (StoredObject object : namespaces.contents(namespace)) {
-            deleteContent(object);
-        }
-        StoredObject after = namespaces.finalizeIfDone(namespace);
-        return after != null ? after : current;
+        return marked.thenComposeAsync(terminating -> InOrder.forEach(namespaces.contents(namespace).iterator(),
+                        this::deleteContent, workers)
+                .thenComposeAsync(all -> namespaces.finalizeIfDone(namespace), workers)
+                .thenApply(after -> after != null ? after : terminating), workers);
     }
 
     /**
      * A definition takes its objects with it: marked Terminating, it refuses new objects; each existing one is
      * deleted (a DELETED event), and the definition goes after the last (at once, unless finalizers hold some).
      */
-    private StoredObject deleteDefinition(StoredObject current) {
-        StoredObject marked = definitions.markTerminating(current);
-        String resource = CrdSpec.parse(marked.tree()).resource();
-        for (StoredObject object : definitions.instances(resource)) {
-            deleteContent(object);
-        }
-        StoredObject after = definitions.finalizeIfDone(resource);
-        return after != null ? after : marked;
+    private CompletableFuture<StoredObject> deleteDefinition(StoredObject current) {
+        return definitions.markTerminating(current).thenComposeAsync(marked -> {
+            String resource = CrdSpec.parse(marked.tree()).resource();
+            return InOrder.forEach(definitions.instances(resource).iterator(), this::deleteContent, workers)
+                    .thenComposeAsync(all -> definitions.finalizeIfDone(resource), workers)
+                    .thenApply(after -> after != null ? after : marked);
+        }, workers);
     }
 
-    private void deleteContent(StoredObject object) {
-        while (true) {
-            StoredObject current = store.latest(object.key());
+    /** Deletes one object its namespace or definition takes with it (marks it, if finalizers hold it). */
+    private CompletableFuture<?> deleteContent(StoredObject object) {
+        ObjectKey key = object.key();
+        return Contention.retry(group(key), key.resource(), key.name(), () -> {
+            StoredObject current = store.latest(key);
             if (current == null) {
-                return;
+                return CompletableFuture.completedFuture(null);
             }
-            try {
-                if (Finalization.hasFinalizers(current.tree())) {
-                    deleteOrMark(current, false);
-                } else {
-                    store.commit(Mutation.delete(current.key(), current.revision()));
-                }
-                return;
-            } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
-                // changed since we read it: read again
+            if (Finalization.hasFinalizers(current.tree())) {
+                return deleteOrMark(current, false);
             }
+            return store.submit(Mutation.delete(current.key(), current.revision()));
+        });
+    }
+
+    /** A future of what {@code write} returns, or of what it threw before it had one. */
+    private static <T> CompletableFuture<T> attempt(Supplier<CompletableFuture<T>> write) {
+        try {
+            return write.get();
+        } catch (RuntimeException refused) {
+            return CompletableFuture.failedFuture(refused);
         }
+    }
+
+    private static String group(ObjectKey key) {
+        int dot = key.resource().indexOf('.');
+        return dot < 0 ? "" : key.resource().substring(dot + 1);
     }
 
     private static void checkPreconditions(ResourceType type, StoredObject current, DeleteOptions options) {

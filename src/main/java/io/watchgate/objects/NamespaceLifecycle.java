@@ -4,15 +4,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
+import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
-import io.watchgate.store.StoreException;
 import io.watchgate.store.StoredObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Namespaces as Kubernetes runs them: content may only be created in an existing, active namespace; a deleted
@@ -62,20 +63,33 @@ public class NamespaceLifecycle {
         return contents;
     }
 
-    /** Removes a terminating namespace once nothing is left in it and nothing holds it. */
-    StoredObject finalizeIfDone(String namespace) {
-        while (true) {
-            StoredObject ns = store.latest(key(namespace));
-            if (ns == null || !Finalization.isTerminating(ns.tree()) || Finalization.hasFinalizers(ns.tree())
-                    || !contents(namespace).isEmpty()) {
-                return ns;
-            }
-            try {
-                return store.commit(Mutation.delete(ns.key(), ns.revision())).object();
-            } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
-                // changed under us: look again
+    /** Whether anything of any namespaced type is left in the namespace: one key per type at most. */
+    private boolean hasContents(String namespace) {
+        long revision = store.currentRevision();
+        for (ResourceType type : types.all()) {
+            if (type.namespaced() && !store.list(KeyRange.inNamespace(type.resource(), namespace), revision, null, 1,
+                    object -> true, false).items().isEmpty()) {
+                return true;
             }
         }
+        return false;
+    }
+
+    /**
+     * Removes a terminating namespace once nothing is left in it and nothing holds it. Lists, so it runs on a worker
+     * thread, never on the event loop nor the log's thread.
+     *
+     * @return the namespace as it is now (null once gone), when the removal (if any) counts
+     */
+    CompletableFuture<StoredObject> finalizeIfDone(String namespace) {
+        return Contention.retry("", "namespaces", namespace, () -> {
+            StoredObject ns = store.latest(key(namespace));
+            if (ns == null || !Finalization.isTerminating(ns.tree()) || Finalization.hasFinalizers(ns.tree())
+                    || hasContents(namespace)) {
+                return CompletableFuture.completedFuture(ns);
+            }
+            return store.submit(Mutation.delete(ns.key(), ns.revision())).thenApply(ChangeEvent::object);
+        });
     }
 
     static void markTerminating(ObjectNode namespace) {

@@ -28,7 +28,8 @@ import java.util.function.Consumer;
 /**
  * create, update and patch. Each write reads the current object, computes the new one and commits it on the
  * condition that the object is still at the revision read; when another writer got there first, a write the
- * client did not pin to a resourceVersion is computed again, and a pinned one answers 409 Conflict.
+ * client did not pin to a resourceVersion is computed again (a bounded number of times: {@link Contention}), and a
+ * pinned one answers 409 Conflict.
  *
  * <p>None of this blocks, so the HTTP API runs it on the event loop: conflicts show before the store takes the
  * write, and what the caller gets is a future that completes once the write counts (after the log's sync in
@@ -89,7 +90,10 @@ public class ObjectWrites {
         ServerFields.initialize(object, clock.instant());
         TypeDefaults.onCreate(type, object, clock.instant());
         protobuf.conform(type, object);
-        for (int attempt = 1;; attempt++) {
+        // a generated name may be taken (as kube-apiserver, a few tries); the namespace or the definition may change
+        // between the check and the write (the create is guarded by their revisions), and is checked again
+        int nameAttempts = 0;
+        for (int guardAttempts = 1;; guardAttempts++) {
             if (generated) {
                 name = NameGenerator.generate(generateName);
                 metadata.put("name", name);
@@ -116,12 +120,13 @@ public class ObjectWrites {
                 }
                 return store.submit(create).thenApply(ChangeEvent::object);
             } catch (StoreException.KeyExists e) {
-                if (!generated || attempt == GENERATE_NAME_ATTEMPTS) {
+                if (!generated || ++nameAttempts == GENERATE_NAME_ATTEMPTS) {
                     throw ApiException.alreadyExists(type.group(), type.resource(), name);
                 }
             } catch (StoreException.GuardChanged e) {
-                // the namespace or the definition changed since we checked (it may be terminating now): again
-                attempt--;
+                if (guardAttempts >= Contention.MAX_ATTEMPTS) {
+                    throw ApiException.conflict(type.group(), type.resource(), name);
+                }
             }
         }
     }
@@ -135,17 +140,14 @@ public class ObjectWrites {
         ObjectNode body = BodyRules.requireObject(requestBody, type);
         BodyRules.conform(type, body, namespace, name);
         long expected = BodyRules.expectedRevision(type, body);
-        while (true) {
+        // when it changed since we read it: read and compute again; a pinned revision then conflicts here
+        return Contention.retry(type.group(), type.resource(), name, () -> {
             StoredObject current = current(type, namespace, name);
             if (expected != 0 && expected != current.revision()) {
                 throw ApiException.conflict(type.group(), type.resource(), name);
             }
-            try {
-                return commitReplacement(type, current, body.deepCopy(), dryRun, statusOnly);
-            } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
-                // changed since we read it: read and compute again; a pinned revision now conflicts above
-            }
-        }
+            return commitReplacement(type, current, body.deepCopy(), dryRun, statusOnly);
+        });
     }
 
     /**
@@ -163,7 +165,8 @@ public class ObjectWrites {
      */
     public CompletionStage<StoredObject> patch(ResourceType type, String namespace, String name, PatchType patchType,
             JsonNode patch, boolean dryRun, boolean statusOnly, Consumer<ObjectNode> inspect) {
-        while (true) {
+        // when it changed since we read it: patch the new state
+        return Contention.retry(type.group(), type.resource(), name, () -> {
             StoredObject current = current(type, namespace, name);
             ObjectNode patched = patcher.apply(type, patchType, type.shown(current.tree()), patch,
                     limits.maxBytes());
@@ -174,12 +177,8 @@ public class ObjectWrites {
             if (expected != 0 && expected != current.revision()) {
                 throw ApiException.conflict(type.group(), type.resource(), name);
             }
-            try {
-                return commitReplacement(type, current, patched, dryRun, statusOnly);
-            } catch (StoreException.RevisionConflict | StoreException.KeyNotFound e) {
-                // changed since we read it: patch the new state
-            }
-        }
+            return commitReplacement(type, current, patched, dryRun, statusOnly);
+        });
     }
 
     private StoredObject current(ResourceType type, String namespace, String name) {
@@ -221,10 +220,9 @@ public class ObjectWrites {
                 return CompletableFuture.completedFuture(DryRun.of(current.key(), desired));
             }
             // its namespace or its definition may have been waiting for it to go
-            return store.submit(Mutation.delete(current.key(), current.revision())).thenApplyAsync(deleted -> {
-                deletions.removed(deleted.object());
-                return deleted.object();
-            }, Infrastructure.getDefaultWorkerPool());
+            return store.submit(Mutation.delete(current.key(), current.revision())).thenComposeAsync(
+                    deleted -> deletions.removed(deleted.object()).thenApply(done -> deleted.object()),
+                    Infrastructure.getDefaultWorkerPool());
         }
         if (ServerFields.sameIgnoringResourceVersion(current.tree(), desired)) {
             return store.counted(current); // it may be a write still on its way to the disk
@@ -235,10 +233,8 @@ public class ObjectWrites {
         CompletableFuture<ChangeEvent> update = store.submit(Mutation.update(current.key(), desired, current.revision()));
         if (namespace && Finalization.isTerminating(desired)) {
             // maybe the last finalizer of a namespace that is already empty
-            return update.thenApplyAsync(updated -> {
-                StoredObject after = namespaces.finalizeIfDone(current.key().name());
-                return after != null ? after : updated.object();
-            }, Infrastructure.getDefaultWorkerPool());
+            return update.thenComposeAsync(updated -> namespaces.finalizeIfDone(current.key().name())
+                    .thenApply(after -> after != null ? after : updated.object()), Infrastructure.getDefaultWorkerPool());
         }
         return update.thenApply(ChangeEvent::object);
     }

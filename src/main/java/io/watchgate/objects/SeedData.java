@@ -8,7 +8,6 @@ import io.quarkus.runtime.StartupEvent;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
-import io.watchgate.store.Store;
 import io.watchgate.store.StoreException;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 
@@ -116,7 +116,8 @@ public class SeedData {
         String given = object.at("/metadata/namespace").asText();
         String namespace = !type.namespaced() ? "" : given.isEmpty() ? "default" : given;
         try {
-            Store.await(writes.create(type, namespace, object.deepCopy(), false).toCompletableFuture());
+            // at start, before the first request is taken: one at a time, each waiting until it counts
+            writes.create(type, namespace, object.deepCopy(), false).toCompletableFuture().join();
             return true;
         } catch (ApiException e) {
             if (e.code() == 409) {
@@ -124,7 +125,9 @@ public class SeedData {
             }
             throw notCreated(manifest, e);
         } catch (StoreException e) {
-            throw notCreated(manifest, e); // taken, then refused by the log
+            throw notCreated(manifest, e);
+        } catch (CompletionException e) {
+            throw notCreated(manifest, e.getCause()); // taken, then refused by the log
         }
     }
 

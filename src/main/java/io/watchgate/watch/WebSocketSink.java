@@ -2,8 +2,7 @@ package io.watchgate.watch;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
-import io.vertx.core.http.WebSocketFrameType;
-import io.vertx.core.http.impl.ws.WebSocketFrameImpl;
+import io.watchgate.http.VertxInternals;
 
 /** A watch over a WebSocket: one text message per watch event, as kube-apiserver sends them. */
 public final class WebSocketSink implements WatchSink {
@@ -28,7 +27,7 @@ public final class WebSocketSink implements WatchSink {
     public void write(Buffer frame) {
         if (!socket.isClosed()) {
             // a text frame over the shared bytes: the public API would decode and encode a String per watcher
-            socket.writeFrame(new WebSocketFrameImpl(WebSocketFrameType.TEXT, frame.getByteBuf(), true));
+            socket.writeFrame(VertxInternals.textFrameOver(frame));
         }
     }
 

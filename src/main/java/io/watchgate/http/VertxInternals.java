@@ -1,0 +1,62 @@
+package io.watchgate.http;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.WebSocketFrame;
+import io.vertx.core.http.WebSocketFrameType;
+import io.vertx.core.http.impl.ws.WebSocketFrameImpl;
+import io.vertx.core.net.impl.ConnectionBase;
+
+/**
+ * Every use of a Vert.x internal ({@code .impl.} package) in watchgate, each where no public API does the job. A
+ * Vert.x upgrade may change any of them without notice: {@code VertxInternalsTest} pins the behaviour each one
+ * relies on, against a real server and socket, and fails when it changes.
+ */
+public final class VertxInternals {
+
+    private VertxInternals() {
+    }
+
+    /**
+     * A final text frame over {@code bytes}, sharing them rather than copying: one watch event's bytes go to every
+     * watcher, and each write leaves them as they are, so they can go out again. The public API makes a text frame
+     * from a String only ({@code WebSocketFrame.textFrame}, {@code writeTextMessage}), which would decode and encode
+     * the event once per watcher; {@code WebSocketFrame.binaryFrame} shares bytes but is a binary message, which
+     * Kubernetes clients do not read as a watch event.
+     *
+     * @param bytes UTF-8 text
+     */
+    public static WebSocketFrame textFrameOver(Buffer bytes) {
+        return new WebSocketFrameImpl(WebSocketFrameType.TEXT, bytes.getByteBuf(), true);
+    }
+
+    /**
+     * Closes an HTTP/1.x connection at once, dropping whatever is queued for it, unless {@code response} has ended
+     * (or its connection closed) already. Vert.x's own {@code close()} and {@code reset()} send what is queued
+     * first, which a client that stopped reading never lets happen, and the body's last chunk would follow as if it
+     * were whole. The check and the close hold the connection's monitor, the lock Vert.x ends a response under, so
+     * that a response ending meanwhile (and what follows it on a kept-alive connection) is left alone.
+     *
+     * @return whether this closed it; false when the response had ended or the connection had closed
+     */
+    public static boolean closeAtOnceUnlessEnded(HttpConnection connection, HttpServerResponse response) {
+        if (!(connection instanceof ConnectionBase base)) {
+            // not Vert.x's own connection (no server Vert.x makes has another): its public close is what there is
+            if (response.ended() || response.closed()) {
+                return false;
+            }
+            connection.close();
+            return true;
+        }
+        synchronized (base) {
+            if (response.ended() || response.closed()) {
+                return false;
+            }
+            // from the context of Vert.x's own handler, toward the socket: not through that handler, whose close
+            // (as the channel's own close(), which passes through it) flushes what is queued first
+            base.channelHandlerContext().close();
+            return true;
+        }
+    }
+}

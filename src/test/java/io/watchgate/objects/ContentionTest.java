@@ -1,0 +1,56 @@
+package io.watchgate.objects;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.watchgate.status.ApiException;
+import io.watchgate.store.ObjectKey;
+import io.watchgate.store.StoreException;
+import io.watchgate.store.StoredObject;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** A write that loses races is computed again, a bounded number of times, then answers 409 Conflict. */
+class ContentionTest {
+
+    private static final ObjectKey KEY = new ObjectKey("configmaps", "ns", "c");
+
+    @Test
+    void aWriteThatLostARaceIsComputedAgainFromTheNewState() {
+        AtomicInteger attempts = new AtomicInteger();
+        String written = Contention.retry("", "configmaps", "c", () -> {
+            if (attempts.incrementAndGet() < 3) {
+                throw new StoreException.RevisionConflict(new StoredObject(KEY, JsonNodeFactory.instance.objectNode(),
+                        null, attempts.get()));
+            }
+            return "written";
+        });
+        assertEquals("written", written);
+        assertEquals(3, attempts.get());
+    }
+
+    @Test
+    void aWriteThatLosesEveryRaceGivesUpWithAConflictAfterTheLastAttempt() {
+        AtomicInteger attempts = new AtomicInteger();
+        ApiException conflict = assertThrows(ApiException.class, () -> Contention.retry("", "configmaps", "c", () -> {
+            attempts.incrementAndGet();
+            throw new StoreException.KeyNotFound(KEY); // gone since it was read: read again
+        }));
+        assertEquals(Contention.MAX_ATTEMPTS, attempts.get());
+        assertEquals(409, conflict.code());
+        assertEquals("Conflict", conflict.reason());
+        assertEquals("Operation cannot be fulfilled on configmaps \"c\": the object has been modified; please apply "
+                + "your changes to the latest version and try again", conflict.getMessage());
+    }
+
+    @Test
+    void whatRefusesTheWriteForAnyOtherReasonIsNotRetried() {
+        AtomicInteger attempts = new AtomicInteger();
+        assertThrows(StoreException.KeyExists.class, () -> Contention.retry("", "configmaps", "c", () -> {
+            attempts.incrementAndGet();
+            throw new StoreException.KeyExists(KEY);
+        }));
+        assertEquals(1, attempts.get());
+    }
+}
