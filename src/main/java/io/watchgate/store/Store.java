@@ -2,7 +2,6 @@ package io.watchgate.store;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Predicate;
 
 /**
@@ -18,28 +17,8 @@ public interface Store {
     long oldestRevision();
 
     /**
-     * Commits one mutation at the next revision, stamping {@code metadata.resourceVersion}, and waits until the
-     * write counts (see {@link #submit}).
-     *
-     * @throws StoreException.KeyExists, KeyNotFound or RevisionConflict when the precondition fails
-     * @throws StoreException.Unavailable when the write could not be made durable
-     */
-    default ChangeEvent commit(Mutation mutation) {
-        return await(submit(mutation));
-    }
-
-    /** Waits for a write's future (from {@link #submit} or {@link #counted}), throwing what refused the write. */
-    static <T> T await(CompletableFuture<T> write) {
-        try {
-            return write.join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof StoreException failure ? failure
-                    : new StoreException.Unavailable("the write could not be made durable: " + e.getCause());
-        }
-    }
-
-    /**
-     * Commits one mutation without waiting for it to count. The precondition and guards are checked before this
+     * Commits one mutation at the next revision, stamping {@code metadata.resourceVersion}, without waiting for it
+     * to count: no thread waits for a write, in either mode. The precondition and guards are checked before this
      * returns, against every write submitted before, so a writer that retries on a conflict never waits. The
      * future completes once the write is visible to readers and watchers (at once in memory mode, after the
      * log's sync in durable mode), or fails with {@link StoreException.Unavailable} when it never will be; it may

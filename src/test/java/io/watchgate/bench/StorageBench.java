@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.persistence.DurableSettings;
 import io.watchgate.persistence.DurableStorage;
+import io.watchgate.store.Commits;
 import io.watchgate.store.MemoryStore;
 import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
@@ -109,7 +110,7 @@ public final class StorageBench {
                     }
                     String name = "w" + writer + "-" + (i % 500);
                     ObjectKey key = new ObjectKey("configmaps", "bench", name);
-                    store.commit(i < 500 ? Mutation.create(key, object(name)) : Mutation.update(key, object(name), 0));
+                    Commits.commit(store, i < 500 ? Mutation.create(key, object(name)) : Mutation.update(key, object(name), 0));
                     if (now > warmUpEnd) {
                         counted.incrementAndGet();
                     }
@@ -136,7 +137,7 @@ public final class StorageBench {
                 Thread thread = new Thread(() -> {
                     for (int i = writer; i < objects; i += writers) {
                         String name = "o-" + i;
-                        store.commit(Mutation.create(new ObjectKey("configmaps", "bench", name), object(name)));
+                        Commits.commit(store, Mutation.create(new ObjectKey("configmaps", "bench", name), object(name)));
                     }
                 });
                 thread.start();

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.store.Commits;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.CommitListener;
 import io.watchgate.store.InFlightWrites;
@@ -107,11 +108,11 @@ class DurableStorageTest {
             String name = "cm-" + random.nextInt(20);
             StoredObject current = store.get(key(name), store.currentRevision());
             if (current == null) {
-                store.commit(Mutation.create(key(name), object(name, i)));
+                Commits.commit(store, Mutation.create(key(name), object(name, i)));
             } else if (random.nextInt(4) == 0) {
-                store.commit(Mutation.delete(key(name), current.revision()));
+                Commits.commit(store, Mutation.delete(key(name), current.revision()));
             } else {
-                store.commit(Mutation.update(key(name), object(name, i), current.revision()));
+                Commits.commit(store, Mutation.update(key(name), object(name, i), current.revision()));
             }
         }
     }
@@ -157,7 +158,7 @@ class DurableStorageTest {
             assertEquals(state(reference, revision), state(recovered, revision), "the state at " + revision);
         }
         // and it goes on where it stopped
-        ChangeEvent next = recovered.commit(Mutation.create(key("after"), object("after", 1)));
+        ChangeEvent next = Commits.commit(recovered, Mutation.create(key("after"), object("after", 1)));
         assertEquals(reference.currentRevision() + 1, next.revision());
     }
 
@@ -187,7 +188,7 @@ class DurableStorageTest {
         assertEquals(30, recovered.currentRevision());
         assertEquals(11, opened.get(0).recovered().droppedBytes());
         assertEquals(intact, Files.size(segment), "the torn bytes are gone from the file");
-        assertEquals(31, recovered.commit(Mutation.create(key("next"), object("next", 0))).revision());
+        assertEquals(31, Commits.commit(recovered, Mutation.create(key("next"), object("next", 0))).revision());
     }
 
     @Test
@@ -252,9 +253,9 @@ class DurableStorageTest {
     void aFailingDiskRefusesTheWriteLeavesTheStoreAsItWasAndTakesNoMoreUntilARestart() throws Exception {
         AtomicBoolean failing = new AtomicBoolean();
         MemoryStore store = openOn(1000, failing, new CountDownLatch(0));
-        store.commit(Mutation.create(key("a"), object("a", 1)));
+        Commits.commit(store, Mutation.create(key("a"), object("a", 1)));
         failing.set(true);
-        assertThrows(StoreException.Unavailable.class, () -> store.commit(Mutation.create(key("b"), object("b", 2))));
+        assertThrows(StoreException.Unavailable.class, () -> Commits.commit(store, Mutation.create(key("b"), object("b", 2))));
         assertEquals(1, store.currentRevision(), "nothing was applied");
         assertNull(store.get(key("b"), store.currentRevision()));
         assertEquals("1", store.get(key("a"), 1).tree().at("/data/value").asText(), "reads go on");
@@ -263,14 +264,14 @@ class DurableStorageTest {
         // restart has looked
         failing.set(false);
         StoreException.Unavailable refused = assertThrows(StoreException.Unavailable.class,
-                () -> store.commit(Mutation.update(key("a"), object("a", 3), 1)));
+                () -> Commits.commit(store, Mutation.update(key("a"), object("a", 3), 1)));
         assertTrue(refused.getMessage().contains("restart"), refused.getMessage());
         assertTrue(opened.get(0).log().refusal().contains("restart"), "what the liveness probe reports");
         stopLast();
         MemoryStore recovered = open(settings(), 1000);
         assertEquals(1, recovered.currentRevision());
         assertNull(recovered.get(key("b"), 1), "a refused write does not come back");
-        assertEquals(2, recovered.commit(Mutation.create(key("c"), object("c", 4))).revision(), "no revision is reused");
+        assertEquals(2, Commits.commit(recovered, Mutation.create(key("c"), object("c", 4))).revision(), "no revision is reused");
     }
 
     @Test
@@ -359,7 +360,7 @@ class DurableStorageTest {
         CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         assertEquals(InFlightWrites.MAX_WRITES, store.currentRevision());
         assertEquals(InFlightWrites.MAX_WRITES + 1,
-                store.commit(Mutation.create(key("one-too-many"), object("x", 0))).revision(), "taken once it caught up");
+                Commits.commit(store, Mutation.create(key("one-too-many"), object("x", 0))).revision(), "taken once it caught up");
     }
 
     @Test
@@ -413,9 +414,9 @@ class DurableStorageTest {
                 throw new AssertionError("a listener's bug");
             }
         })) {
-            store.commit(Mutation.create(key("a"), object("a", 1)));
-            assertEquals(2, store.commit(Mutation.create(key("b"), object("b", 2))).revision());
-            assertEquals(3, store.commit(Mutation.create(key("c"), object("c", 3))).revision());
+            Commits.commit(store, Mutation.create(key("a"), object("a", 1)));
+            assertEquals(2, Commits.commit(store, Mutation.create(key("b"), object("b", 2))).revision());
+            assertEquals(3, Commits.commit(store, Mutation.create(key("c"), object("c", 3))).revision());
         }
     }
 
@@ -435,7 +436,7 @@ class DurableStorageTest {
                     return;
                 }
                 for (int i = 0; i < each; i++) {
-                    store.commit(Mutation.create(key("w" + writer + "-" + i), object("w", i)));
+                    Commits.commit(store, Mutation.create(key("w" + writer + "-" + i), object("w", i)));
                 }
             });
             thread.start();

@@ -32,11 +32,11 @@ class CompactorTest {
     @Test
     void revisionsOlderThanTheMaximumAgeAreCompactedAndTheNewestStateStays() {
         clock.now = 0;
-        store.commit(Mutation.create(KEY, object("1")));
+        Commits.commit(store, Mutation.create(KEY, object("1")));
         clock.now = 5_000;
-        store.commit(Mutation.update(KEY, object("2"), 0));
+        Commits.commit(store, Mutation.update(KEY, object("2"), 0));
         clock.now = 20_000;
-        store.commit(Mutation.update(KEY, object("3"), 0));
+        Commits.commit(store, Mutation.update(KEY, object("3"), 0));
 
         clock.now = 16_000; // ten seconds ago, revision 2 was the newest
         compactor.compactExpired();
@@ -53,8 +53,8 @@ class CompactorTest {
     @Test
     void nothingYoungerThanTheMaximumAgeIsCompacted() {
         clock.now = 1_000;
-        store.commit(Mutation.create(KEY, object("1")));
-        store.commit(Mutation.update(KEY, object("2"), 0));
+        Commits.commit(store, Mutation.create(KEY, object("1")));
+        Commits.commit(store, Mutation.update(KEY, object("2"), 0));
         compactor.compactExpired();
         assertEquals(0, store.oldestRevision());
     }

@@ -39,9 +39,9 @@ class MemoryStoreTest {
 
     @Test
     void everyCommitTakesTheNextRevisionAndStampsIt() {
-        ChangeEvent created = store.commit(Mutation.create(key("a"), object("a", "1")));
-        ChangeEvent updated = store.commit(Mutation.update(key("a"), object("a", "2"), 1));
-        ChangeEvent deleted = store.commit(Mutation.delete(key("a"), 2));
+        ChangeEvent created = Commits.commit(store, Mutation.create(key("a"), object("a", "1")));
+        ChangeEvent updated = Commits.commit(store, Mutation.update(key("a"), object("a", "2"), 1));
+        ChangeEvent deleted = Commits.commit(store, Mutation.delete(key("a"), 2));
 
         assertEquals(List.of(1L, 2L, 3L), List.of(created.revision(), updated.revision(), deleted.revision()));
         assertEquals(List.of(EventType.ADDED, EventType.MODIFIED, EventType.DELETED),
@@ -56,10 +56,10 @@ class MemoryStoreTest {
 
     @Test
     void readsAtAnOlderRevisionSeeThatSnapshot() {
-        store.commit(Mutation.create(key("a"), object("a", "1")));
-        store.commit(Mutation.create(key("b"), object("b", "1")));
-        store.commit(Mutation.update(key("a"), object("a", "2"), 0));
-        store.commit(Mutation.delete(key("b"), 0));
+        Commits.commit(store, Mutation.create(key("a"), object("a", "1")));
+        Commits.commit(store, Mutation.create(key("b"), object("b", "1")));
+        Commits.commit(store, Mutation.update(key("a"), object("a", "2"), 0));
+        Commits.commit(store, Mutation.delete(key("b"), 0));
 
         assertEquals("1", store.get(key("a"), 2).tree().path("value").asText());
         assertEquals("2", store.get(key("a"), 4).tree().path("value").asText());
@@ -71,19 +71,19 @@ class MemoryStoreTest {
 
     @Test
     void preconditionsAreCheckedAtCommit() {
-        store.commit(Mutation.create(key("a"), object("a", "1")));
+        Commits.commit(store, Mutation.create(key("a"), object("a", "1")));
 
-        assertThrows(StoreException.KeyExists.class, () -> store.commit(Mutation.create(key("a"), object("a", "x"))));
-        assertThrows(StoreException.KeyNotFound.class, () -> store.commit(Mutation.update(key("b"), object("b", "x"), 0)));
-        assertThrows(StoreException.RevisionConflict.class, () -> store.commit(Mutation.update(key("a"), object("a", "x"), 7)));
+        assertThrows(StoreException.KeyExists.class, () -> Commits.commit(store, Mutation.create(key("a"), object("a", "x"))));
+        assertThrows(StoreException.KeyNotFound.class, () -> Commits.commit(store, Mutation.update(key("b"), object("b", "x"), 0)));
+        assertThrows(StoreException.RevisionConflict.class, () -> Commits.commit(store, Mutation.update(key("a"), object("a", "x"), 7)));
         assertEquals(1, store.currentRevision(), "refused writes take no revision");
     }
 
     @Test
     void aKeyCanBeCreatedAgainAfterItsDeletion() {
-        store.commit(Mutation.create(key("a"), object("a", "1")));
-        store.commit(Mutation.delete(key("a"), 0));
-        store.commit(Mutation.create(key("a"), object("a", "again")));
+        Commits.commit(store, Mutation.create(key("a"), object("a", "1")));
+        Commits.commit(store, Mutation.delete(key("a"), 0));
+        Commits.commit(store, Mutation.create(key("a"), object("a", "again")));
 
         assertEquals("again", store.get(key("a"), 3).tree().path("value").asText());
         assertNull(store.get(key("a"), 2));
@@ -93,10 +93,10 @@ class MemoryStoreTest {
     @Test
     void listPagesInKeyOrderAndCountsWhatRemains() {
         for (String name : List.of("d", "b", "a", "c")) {
-            store.commit(Mutation.create(key(name), object(name, "1")));
+            Commits.commit(store, Mutation.create(key(name), object(name, "1")));
         }
-        store.commit(Mutation.create(new ObjectKey("configmaps", "other", "z"), object("z", "1")));
-        store.commit(Mutation.create(new ObjectKey("secrets", "ns", "s"), object("s", "1")));
+        Commits.commit(store, Mutation.create(new ObjectKey("configmaps", "other", "z"), object("z", "1")));
+        Commits.commit(store, Mutation.create(new ObjectKey("secrets", "ns", "s"), object("s", "1")));
 
         Page first = store.list(KeyRange.inNamespace("configmaps", "ns"), 6, null, 2, o -> true, true);
         assertEquals(List.of("a", "b"), names(first));
@@ -110,10 +110,10 @@ class MemoryStoreTest {
 
     @Test
     void compactedRevisionsAnswerCompactedAndTheNewestStateStays() {
-        store.commit(Mutation.create(key("a"), object("a", "1")));
-        store.commit(Mutation.update(key("a"), object("a", "2"), 0));
-        store.commit(Mutation.create(key("b"), object("b", "1")));
-        store.commit(Mutation.delete(key("b"), 0));
+        Commits.commit(store, Mutation.create(key("a"), object("a", "1")));
+        Commits.commit(store, Mutation.update(key("a"), object("a", "2"), 0));
+        Commits.commit(store, Mutation.create(key("b"), object("b", "1")));
+        Commits.commit(store, Mutation.delete(key("b"), 0));
 
         store.compactTo(3, 1);
 
@@ -129,9 +129,9 @@ class MemoryStoreTest {
     @Test
     void historyIsBoundedByRevisions() {
         MemoryStore small = new MemoryStore(mapper, 10, Long.MAX_VALUE, Clock.systemUTC());
-        small.commit(Mutation.create(key("a"), object("a", "v0")));
+        Commits.commit(small, Mutation.create(key("a"), object("a", "v0")));
         for (int i = 1; i < 25; i++) {
-            small.commit(Mutation.update(key("a"), object("a", "v" + i), 0));
+            Commits.commit(small, Mutation.update(key("a"), object("a", "v" + i), 0));
         }
         assertEquals(25, small.currentRevision());
         assertEquals(15, small.oldestRevision());
@@ -143,9 +143,9 @@ class MemoryStoreTest {
     void eventsAfterARevisionComeInOrder() {
         List<ChangeEvent> seen = new ArrayList<>();
         try (CommitListener.Registration registration = store.addCommitListener(seen::add)) {
-            store.commit(Mutation.create(key("a"), object("a", "1")));
-            store.commit(Mutation.create(key("b"), object("b", "1")));
-            store.commit(Mutation.update(key("a"), object("a", "2"), 0));
+            Commits.commit(store, Mutation.create(key("a"), object("a", "1")));
+            Commits.commit(store, Mutation.create(key("b"), object("b", "1")));
+            Commits.commit(store, Mutation.update(key("a"), object("a", "2"), 0));
         }
 
         assertEquals(List.of(2L, 3L), store.eventsAfter(1).stream().map(ChangeEvent::revision).toList());
@@ -157,9 +157,9 @@ class MemoryStoreTest {
     void futureRevisionsCanBeAwaited() {
         assertThrows(StoreException.FutureRevision.class, () -> store.get(key("a"), 1));
         CompletableFuture<Long> reached = store.awaitRevision(2).toCompletableFuture();
-        store.commit(Mutation.create(key("a"), object("a", "1")));
+        Commits.commit(store, Mutation.create(key("a"), object("a", "1")));
         assertFalse(reached.isDone());
-        store.commit(Mutation.create(key("b"), object("b", "1")));
+        Commits.commit(store, Mutation.create(key("b"), object("b", "1")));
         assertEquals(2L, reached.join());
     }
 
@@ -167,11 +167,11 @@ class MemoryStoreTest {
     void theNewestRevisionCommittedByATimeBoundsAgeBasedCompaction() {
         MutableClock clock = new MutableClock();
         MemoryStore timed = new MemoryStore(mapper, 100, Long.MAX_VALUE, clock);
-        timed.commit(Mutation.create(key("a"), object("a", "1")));
+        Commits.commit(timed, Mutation.create(key("a"), object("a", "1")));
         clock.now = 1_000;
-        timed.commit(Mutation.update(key("a"), object("a", "2"), 0));
+        Commits.commit(timed, Mutation.update(key("a"), object("a", "2"), 0));
         clock.now = 2_000;
-        timed.commit(Mutation.update(key("a"), object("a", "3"), 0));
+        Commits.commit(timed, Mutation.update(key("a"), object("a", "3"), 0));
 
         assertEquals(0, timed.newestRevisionCommittedBy(-1));
         assertEquals(2, timed.newestRevisionCommittedBy(1_500));
@@ -211,10 +211,10 @@ class MemoryStoreTest {
         MemoryStore big = new MemoryStore(mapper, 100_000, Long.MAX_VALUE, Clock.systemUTC());
         int keys = 2_000;
         for (int i = 0; i < keys; i++) {
-            big.commit(Mutation.create(key("k" + i), object("k" + i, "1")));
+            Commits.commit(big, Mutation.create(key("k" + i), object("k" + i, "1")));
         }
         for (int i = 0; i < keys; i++) {
-            big.commit(Mutation.update(key("k" + i), object("k" + i, "2"), 0));
+            Commits.commit(big, Mutation.update(key("k" + i), object("k" + i, "2"), 0));
         }
         java.util.concurrent.atomic.AtomicInteger full = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicInteger compacted = new java.util.concurrent.atomic.AtomicInteger();
@@ -244,9 +244,9 @@ class MemoryStoreTest {
     @Test
     void historyIsBoundedByBytesButKeepsTheNewestRevision() {
         MemoryStore small = new MemoryStore(mapper, 1_000, 200, Clock.systemUTC());
-        small.commit(Mutation.create(key("a"), object("a", "x".repeat(150))));
-        small.commit(Mutation.update(key("a"), object("a", "y".repeat(150)), 0));
-        small.commit(Mutation.update(key("a"), object("a", "z".repeat(150)), 0));
+        Commits.commit(small, Mutation.create(key("a"), object("a", "x".repeat(150))));
+        Commits.commit(small, Mutation.update(key("a"), object("a", "y".repeat(150)), 0));
+        Commits.commit(small, Mutation.update(key("a"), object("a", "z".repeat(150)), 0));
         assertEquals(2, small.oldestRevision(), "only the newest event fits in 200 bytes");
         assertEquals("z".repeat(150), small.get(key("a"), 3).tree().path("value").asText());
     }
@@ -254,12 +254,12 @@ class MemoryStoreTest {
     @Test
     void aGuardedMutationFailsWhenItsGuardChanged() {
         ObjectKey namespace = new ObjectKey("namespaces", "", "ns");
-        store.commit(Mutation.create(namespace, object("ns", "active")));
-        store.commit(Mutation.create(key("a"), object("a", "1")).guardedBy(namespace, 1));
-        store.commit(Mutation.update(namespace, object("ns", "terminating"), 0));
+        Commits.commit(store, Mutation.create(namespace, object("ns", "active")));
+        Commits.commit(store, Mutation.create(key("a"), object("a", "1")).guardedBy(namespace, 1));
+        Commits.commit(store, Mutation.update(namespace, object("ns", "terminating"), 0));
 
         assertThrows(StoreException.GuardChanged.class,
-                () -> store.commit(Mutation.create(key("b"), object("b", "1")).guardedBy(namespace, 1)));
+                () -> Commits.commit(store, Mutation.create(key("b"), object("b", "1")).guardedBy(namespace, 1)));
         assertNull(store.get(key("b"), store.currentRevision()));
     }
 
@@ -274,9 +274,9 @@ class MemoryStoreTest {
     @Test
     void aKeyRecreatedWhileItsTombstoneIsCompactedStaysVisible() {
         MemoryStore tight = new MemoryStore(mapper, 1_000, 1, Clock.systemUTC());
-        tight.commit(Mutation.create(key("x"), object("x", "1")));
-        tight.commit(Mutation.delete(key("x"), 0));
-        ChangeEvent recreated = tight.commit(Mutation.create(key("x"), object("x", "2")));
+        Commits.commit(tight, Mutation.create(key("x"), object("x", "1")));
+        Commits.commit(tight, Mutation.delete(key("x"), 0));
+        ChangeEvent recreated = Commits.commit(tight, Mutation.create(key("x"), object("x", "2")));
 
         assertEquals("2", tight.get(key("x"), recreated.revision()).tree().path("value").asText());
         assertEquals(List.of("x"), names(tight.list(KeyRange.inNamespace("configmaps", "ns"), recreated.revision(),
@@ -304,7 +304,7 @@ class MemoryStoreTest {
         try (CommitListener.Registration failing = store.addCommitListener(event -> {
             throw new IllegalStateException("listener bug");
         })) {
-            ChangeEvent event = store.commit(Mutation.create(key("a"), object("a", "1")));
+            ChangeEvent event = Commits.commit(store, Mutation.create(key("a"), object("a", "1")));
             assertEquals(1, event.revision());
             assertEquals("1", store.get(key("a"), 1).tree().path("value").asText());
         }
@@ -314,9 +314,9 @@ class MemoryStoreTest {
     void aClosedRegistrationHearsNoMoreCommits() {
         List<Long> seen = new ArrayList<>();
         CommitListener.Registration registration = store.addCommitListener(event -> seen.add(event.revision()));
-        store.commit(Mutation.create(key("a"), object("a", "1")));
+        Commits.commit(store, Mutation.create(key("a"), object("a", "1")));
         registration.close();
-        store.commit(Mutation.create(key("b"), object("b", "1")));
+        Commits.commit(store, Mutation.create(key("b"), object("b", "1")));
         assertEquals(List.of(1L), seen);
         assertEquals(0, store.listening());
     }
@@ -327,22 +327,22 @@ class MemoryStoreTest {
         CommitListener listener = event -> seen.add(event.revision());
         CommitListener.Registration first = store.addCommitListener(listener);
         CommitListener.Registration second = store.addCommitListener(listener);
-        store.commit(Mutation.create(key("a"), object("a", "1")));
+        Commits.commit(store, Mutation.create(key("a"), object("a", "1")));
         first.close();
         first.close();
-        store.commit(Mutation.create(key("b"), object("b", "1")));
+        Commits.commit(store, Mutation.create(key("b"), object("b", "1")));
         second.close();
-        store.commit(Mutation.create(key("c"), object("c", "1")));
+        Commits.commit(store, Mutation.create(key("c"), object("c", "1")));
         assertEquals(List.of(1L, 1L, 2L), seen, "closing one registration twice removes one listener, once");
     }
 
     @Test
     void theStatisticsCountObjectsByResourceAsCommitsInstall() {
-        store.commit(Mutation.create(key("a"), object("a", "1")));
-        store.commit(Mutation.create(key("b"), object("b", "1")));
-        store.commit(Mutation.update(key("a"), object("a", "2"), 0));
-        store.commit(Mutation.create(new ObjectKey("secrets", "ns", "s"), object("s", "1")));
-        store.commit(Mutation.delete(key("b"), 0));
+        Commits.commit(store, Mutation.create(key("a"), object("a", "1")));
+        Commits.commit(store, Mutation.create(key("b"), object("b", "1")));
+        Commits.commit(store, Mutation.update(key("a"), object("a", "2"), 0));
+        Commits.commit(store, Mutation.create(new ObjectKey("secrets", "ns", "s"), object("s", "1")));
+        Commits.commit(store, Mutation.delete(key("b"), 0));
 
         ObjectCounts counts = store.statistics().objectCounts();
         assertEquals(1, counts.of("configmaps"));
@@ -355,20 +355,20 @@ class MemoryStoreTest {
     @Test
     void aRefusedWriteCompactsNothing() {
         MemoryStore small = new MemoryStore(mapper, 2, Long.MAX_VALUE, Clock.systemUTC());
-        small.commit(Mutation.create(key("a"), object("a", "1")));
-        small.commit(Mutation.create(key("b"), object("b", "1")));
+        Commits.commit(small, Mutation.create(key("a"), object("a", "1")));
+        Commits.commit(small, Mutation.create(key("b"), object("b", "1")));
         assertEquals(0, small.oldestRevision());
-        assertThrows(StoreException.KeyExists.class, () -> small.commit(Mutation.create(key("a"), object("a", "2"))));
+        assertThrows(StoreException.KeyExists.class, () -> Commits.commit(small, Mutation.create(key("a"), object("a", "2"))));
         assertEquals(0, small.oldestRevision(), "a write that commits nothing must not shorten history");
     }
 
     @Test
     void aScanExaminesABoundedStretchOfKeysHoweverSelectiveItsFilter() {
         for (String name : List.of("a", "b", "c", "d", "e")) {
-            store.commit(Mutation.create(key(name), object(name, name.equals("e") ? "wanted" : "other")));
+            Commits.commit(store, Mutation.create(key(name), object(name, name.equals("e") ? "wanted" : "other")));
         }
         long snapshot = store.currentRevision();
-        store.commit(Mutation.update(key("e"), object("e", "changed later"), snapshot));
+        Commits.commit(store, Mutation.update(key("e"), object("e", "changed later"), snapshot));
         KeyRange range = new KeyRange("configmaps", "ns");
         java.util.function.Predicate<StoredObject> wanted = o -> o.tree().path("value").asText().equals("wanted");
 

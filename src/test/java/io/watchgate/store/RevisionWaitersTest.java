@@ -23,7 +23,7 @@ class RevisionWaitersTest {
     }
 
     private void create(String name) {
-        store.commit(Mutation.create(new ObjectKey("configmaps", "ns", name), object(name)));
+        Commits.commit(store, Mutation.create(new ObjectKey("configmaps", "ns", name), object(name)));
     }
 
     @Test

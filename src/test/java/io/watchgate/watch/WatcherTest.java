@@ -9,6 +9,7 @@ import io.vertx.core.buffer.Buffer;
 import io.watchgate.objects.Selection;
 import io.watchgate.schema.ResourceType;
 import io.watchgate.schema.ResourceTypes;
+import io.watchgate.store.Commits;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.MemoryStore;
 import io.watchgate.store.Mutation;
@@ -94,7 +95,7 @@ class WatcherTest {
         ObjectNode object = JSON.createObjectNode();
         object.put("apiVersion", "v1").put("kind", "ConfigMap");
         object.putObject("metadata").put("name", name).put("namespace", "ns");
-        store.commit(Mutation.create(new ObjectKey("configmaps", "ns", name), object));
+        Commits.commit(store, Mutation.create(new ObjectKey("configmaps", "ns", name), object));
     }
 
     private Watcher watcher(boolean initialEvents) {

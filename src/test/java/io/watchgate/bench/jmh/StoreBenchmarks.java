@@ -2,6 +2,7 @@ package io.watchgate.bench.jmh;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.store.Commits;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.MemoryStore;
@@ -48,7 +49,7 @@ public class StoreBenchmarks {
         keys = new ObjectKey[objects];
         for (int i = 0; i < objects; i++) {
             keys[i] = new ObjectKey("configmaps", "bench", "cm-" + i);
-            store.commit(Mutation.create(keys[i], configMap("cm-" + i)));
+            Commits.commit(store, Mutation.create(keys[i], configMap("cm-" + i)));
         }
     }
 
@@ -56,7 +57,7 @@ public class StoreBenchmarks {
     @Benchmark
     public ChangeEvent commitUpdate() {
         ObjectKey key = keys[next++ % keys.length];
-        return store.commit(Mutation.update(key, configMap(key.name()), 0));
+        return Commits.commit(store, Mutation.update(key, configMap(key.name()), 0));
     }
 
     /** A full list of the collection at the current revision (what a relist reads). */
