@@ -14,10 +14,10 @@ import java.util.TreeMap;
  * @param type       lower-cased, such as {@code application/json}
  * @param parameters by name, values as sent
  */
-record MediaRange(String type, Map<String, String> parameters, double quality) {
+public record MediaRange(String type, Map<String, String> parameters, double quality) {
 
     /** The ranges of an Accept header, in the client's order; blank entries are skipped. */
-    static List<MediaRange> parse(String accept) {
+    public static List<MediaRange> parse(String accept) {
         List<MediaRange> ranges = new ArrayList<>();
         if (accept == null) {
             return ranges;
@@ -47,7 +47,7 @@ record MediaRange(String type, Map<String, String> parameters, double quality) {
     }
 
     /** The acceptable ranges, most preferred first: by q-value, then in the client's order; q=0 means "not this". */
-    static List<MediaRange> byPreference(String accept) {
+    public static List<MediaRange> byPreference(String accept) {
         List<MediaRange> ranges = parse(accept);
         ranges.removeIf(range -> !(range.quality() > 0));
         ranges.sort(Comparator.comparingDouble(MediaRange::quality).reversed());
@@ -55,25 +55,25 @@ record MediaRange(String type, Map<String, String> parameters, double quality) {
     }
 
     /** {@code application/json}, {@code application/*} or {@code *}{@code /*}. */
-    boolean admitsJson() {
+    public boolean admitsJson() {
         return type.equals("application/json") || type.equals("application/*") || type.equals("*/*");
     }
 
     /** The {@code as} parameter: another kind than the resource's own (Table, PartialObjectMetadata...), or null. */
-    String as() {
+    public String as() {
         return parameters.get("as");
     }
 
-    String group() {
+    public String group() {
         return parameters.get("g");
     }
 
-    String version() {
+    public String version() {
         return parameters.get("v");
     }
 
     /** Whether this asks for a meta.k8s.io kind ({@code as}) in a version Kubernetes serves it in (v1, v1beta1). */
-    boolean isMetaKind(String kind) {
+    public boolean isMetaKind(String kind) {
         return kind.equals(as()) && "meta.k8s.io".equals(group())
                 && ("v1".equals(version()) || "v1beta1".equals(version()));
     }

@@ -2,8 +2,8 @@ package io.watchgate.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.watchgate.protobuf.ProtobufObjects;
-import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.ResourceType;
 import io.watchgate.validation.JsonShape;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.HttpHeaders;

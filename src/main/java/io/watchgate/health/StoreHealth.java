@@ -1,8 +1,8 @@
 package io.watchgate.health;
 
-import io.watchgate.fanout.WatchHubs;
 import io.watchgate.persistence.StorageProducer;
 import io.watchgate.store.Store;
+import io.watchgate.watch.fanout.WatchHubs;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import java.util.Optional;

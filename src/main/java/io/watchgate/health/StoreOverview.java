@@ -1,10 +1,10 @@
 package io.watchgate.health;
 
 import io.smallrye.health.api.Wellness;
-import io.watchgate.fanout.WatchCounts;
-import io.watchgate.fanout.WatchHubs;
 import io.watchgate.store.ObjectCounts;
 import io.watchgate.store.Store;
+import io.watchgate.watch.fanout.WatchCounts;
+import io.watchgate.watch.fanout.WatchHubs;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.TreeSet;
 import org.eclipse.microprofile.health.HealthCheck;

@@ -6,13 +6,13 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.watchgate.api.SendDeadline;
-import io.watchgate.fanout.WatchCounts;
-import io.watchgate.fanout.WatchHubs;
 import io.watchgate.persistence.StorageProducer;
 import io.watchgate.persistence.WriteAheadLog;
 import io.watchgate.store.ObjectCounts;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoreStatistics;
+import io.watchgate.watch.fanout.WatchCounts;
+import io.watchgate.watch.fanout.WatchHubs;
 import jakarta.inject.Singleton;
 import java.util.concurrent.TimeUnit;
 

@@ -3,8 +3,8 @@ package io.watchgate.objects;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.StartupEvent;
-import io.watchgate.schema.ResourceTypes;
 import io.watchgate.store.Store;
+import io.watchgate.types.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 

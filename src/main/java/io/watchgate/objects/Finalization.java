@@ -2,9 +2,9 @@ package io.watchgate.objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.Cause;
+import io.watchgate.types.ResourceType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;

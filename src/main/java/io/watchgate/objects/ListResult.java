@@ -1,7 +1,7 @@
 package io.watchgate.objects;
 
-import io.watchgate.schema.ResourceType;
 import io.watchgate.store.StoredObject;
+import io.watchgate.types.ResourceType;
 import java.util.List;
 
 /**

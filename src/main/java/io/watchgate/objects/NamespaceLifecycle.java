@@ -1,8 +1,6 @@
 package io.watchgate.objects;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.watchgate.schema.ResourceType;
-import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.KeyRange;
@@ -10,6 +8,8 @@ import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
+import io.watchgate.types.ResourceType;
+import io.watchgate.types.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,5 @@
 package io.watchgate.objects;
 
-import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.ObjectKey;
@@ -8,6 +7,7 @@ import io.watchgate.store.Page;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoreException;
 import io.watchgate.store.StoredObject;
+import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /** get and list, with Kubernetes' resourceVersion semantics and consistent pagination. */

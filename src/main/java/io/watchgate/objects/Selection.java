@@ -2,11 +2,11 @@ package io.watchgate.objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.watchgate.schema.ResourceType;
 import io.watchgate.selector.FieldSelector;
 import io.watchgate.selector.LabelSelector;
 import io.watchgate.selector.SelectorException;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.ResourceType;
 import java.util.HashMap;
 import java.util.Map;
 

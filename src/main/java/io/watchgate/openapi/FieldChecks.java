@@ -1,8 +1,8 @@
 package io.watchgate.openapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.stream.Collectors;

@@ -3,7 +3,7 @@ package io.watchgate.openapi;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.watchgate.schema.ResourceType;
+import io.watchgate.types.ResourceType;
 import java.util.List;
 import java.util.function.Function;
 

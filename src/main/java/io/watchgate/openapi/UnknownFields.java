@@ -2,7 +2,7 @@ package io.watchgate.openapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.watchgate.crd.CustomResourceTypes;
-import io.watchgate.schema.ResourceType;
+import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,14 +1,14 @@
 package io.watchgate.patch;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.flipkart.zjsonpatch.CompatibilityFlags;
 import com.flipkart.zjsonpatch.InvalidJsonPatchException;
 import com.flipkart.zjsonpatch.JsonPatch;
 import com.flipkart.zjsonpatch.JsonPatchApplicationException;
-import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.ResourceType;
 import io.watchgate.validation.JsonShape;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.EnumSet;

@@ -61,20 +61,20 @@ final class Recovery {
             if (!last && segments.get(i + 1).firstRevision() <= snapshotRevision + 1) {
                 continue; // wholly covered by the snapshot: only a crash kept it from being deleted
             }
-            try (FrameReader reader = new FrameReader(segment.file())) {
+            try (RecordReader reader = new RecordReader(segment.file())) {
                 while (true) {
-                    FrameReader.Outcome outcome = reader.next();
-                    if (outcome == FrameReader.Outcome.END) {
+                    RecordReader.Outcome outcome = reader.next();
+                    if (outcome == RecordReader.Outcome.END) {
                         break;
                     }
-                    if (outcome == FrameReader.Outcome.DAMAGED) {
+                    if (outcome == RecordReader.Outcome.DAMAGED) {
                         if (!last || !reader.damageRunsToEnd()) {
                             throw new StorageException("the log segment " + segment.file() + " is damaged at offset "
-                                    + reader.frameStart() + " (" + reader.problem() + ") with more log after it; "
+                                    + reader.recordStart() + " (" + reader.problem() + ") with more log after it; "
                                     + "refusing to start rather than lose acknowledged writes");
                         }
-                        dropped = reader.size() - reader.frameStart();
-                        cutTornTail(segment, reader.frameStart(), dropped, reader.problem());
+                        dropped = reader.size() - reader.recordStart();
+                        cutTornTail(segment, reader.recordStart(), dropped, reader.problem());
                         break;
                     }
                     LogEntry entry = readEntry(reader);
@@ -84,24 +84,24 @@ final class Recovery {
                     if (entry.revision() != store.currentRevision() + 1) {
                         throw new StorageException("the log segment " + segment.file() + " jumps from revision "
                                 + store.currentRevision() + " to " + entry.revision() + " at offset "
-                                + reader.frameStart() + ": entries are missing; refusing to start");
+                                + reader.recordStart() + ": entries are missing; refusing to start");
                     }
                     store.replay(entry.revision(), entry.type(), stored(entry.key(), entry.json(), entry.revision(),
-                            segment.file() + " at offset " + reader.frameStart()), entry.committedAtMillis());
+                            segment.file() + " at offset " + reader.recordStart()), entry.committedAtMillis());
                     entries++;
-                    bytes += Frames.HEADER + reader.payload().capacity();
+                    bytes += Records.HEADER + reader.payload().capacity();
                 }
             }
         }
         return new Result(store.currentRevision(), snapshotRevision, entries, bytes, dropped);
     }
 
-    private static LogEntry readEntry(FrameReader reader) {
+    private static LogEntry readEntry(RecordReader reader) {
         try {
-            return Frames.readEntry(reader.payload());
+            return Records.readEntry(reader.payload());
         } catch (RuntimeException e) {
             throw new StorageException("the log segment " + reader.file() + " holds an unreadable entry at offset "
-                    + reader.frameStart() + " (" + e.getMessage() + "); refusing to start", e);
+                    + reader.recordStart() + " (" + e.getMessage() + "); refusing to start", e);
         }
     }
 

@@ -24,8 +24,8 @@ import java.util.List;
  * the history and replays it, so reads and watches at any retained revision work after a restart as they did
  * before.
  *
- * <p>Frames (laid out in {@link Frames}): a header (revision, oldest retained revision, counts), the objects, the
- * events, an end frame repeating the counts. Written to a temporary file, synced, renamed into place and the
+ * <p>Records (laid out in {@link Records}): a header (revision, oldest retained revision, counts), the objects, the
+ * events, an end record repeating the counts. Written to a temporary file, synced, renamed into place and the
  * directory synced.
  */
 final class SnapshotFile {
@@ -56,8 +56,8 @@ final class SnapshotFile {
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
                 OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16)) {
-            write(out, Frames.write(data -> {
-                data.writeByte(Frames.SNAPSHOT_HEADER);
+            write(out, Records.write(data -> {
+                data.writeByte(Records.SNAPSHOT_HEADER);
                 data.writeLong(view.revision());
                 data.writeLong(oldest);
                 data.writeInt(view.objects().size());
@@ -66,10 +66,10 @@ final class SnapshotFile {
             for (StoredObject object : view.objects()) {
                 // an object written within the history is that event's object: it is not written twice
                 boolean full = object.revision() <= oldest;
-                write(out, Frames.write(data -> {
-                    data.writeByte(Frames.OBJECT);
+                write(out, Records.write(data -> {
+                    data.writeByte(Records.OBJECT);
                     data.writeLong(object.revision());
-                    Frames.key(data, object.key());
+                    Records.key(data, object.key());
                     data.writeBoolean(full);
                     if (full) {
                         data.writeInt(object.json().length);
@@ -80,9 +80,9 @@ final class SnapshotFile {
             for (ChangeEvent event : view.events()) {
                 StoredObject previous = event.previous();
                 boolean full = previous != null && previous.revision() <= oldest;
-                write(out, Frames.write(data -> {
-                    data.writeByte(Frames.HISTORY_EVENT);
-                    byte[] entry = Frames.entry(LogEntry.of(event));
+                write(out, Records.write(data -> {
+                    data.writeByte(Records.HISTORY_EVENT);
+                    byte[] entry = Records.entry(LogEntry.of(event));
                     data.writeInt(entry.length);
                     data.write(entry);
                     data.writeLong(previous == null ? 0 : previous.revision());
@@ -93,8 +93,8 @@ final class SnapshotFile {
                     }
                 }));
             }
-            write(out, Frames.write(data -> {
-                data.writeByte(Frames.SNAPSHOT_END);
+            write(out, Records.write(data -> {
+                data.writeByte(Records.SNAPSHOT_END);
                 data.writeInt(view.objects().size());
                 data.writeInt(view.events().size());
             }));
@@ -116,38 +116,38 @@ final class SnapshotFile {
     }
 
     private static void write(OutputStream out, byte[] payload) throws IOException {
-        ByteBuffer frame = Frames.frame(payload);
-        out.write(frame.array(), frame.arrayOffset(), frame.remaining());
+        ByteBuffer record = Records.wrap(payload);
+        out.write(record.array(), record.arrayOffset(), record.remaining());
     }
 
     /** Reads a snapshot whole; any damage is a {@link StorageException} naming the file and offset. */
     static Contents read(Path file) {
-        try (FrameReader reader = new FrameReader(file)) {
+        try (RecordReader reader = new RecordReader(file)) {
             ByteBuffer header = next(reader);
-            Frames.expectKind(header, Frames.SNAPSHOT_HEADER);
+            Records.expectKind(header, Records.SNAPSHOT_HEADER);
             long revision = header.getLong();
             long oldest = header.getLong();
             int objectCount = header.getInt();
             int eventCount = header.getInt();
             List<ObjectEntry> objects = new ArrayList<>(objectCount);
             for (int i = 0; i < objectCount; i++) {
-                ByteBuffer frame = next(reader);
-                Frames.expectKind(frame, Frames.OBJECT);
-                long objectRevision = frame.getLong();
-                ObjectKey key = Frames.readKey(frame);
-                objects.add(new ObjectEntry(objectRevision, key, frame.get() != 0 ? Frames.bytes(frame) : null));
+                ByteBuffer record = next(reader);
+                Records.expectKind(record, Records.OBJECT);
+                long objectRevision = record.getLong();
+                ObjectKey key = Records.readKey(record);
+                objects.add(new ObjectEntry(objectRevision, key, record.get() != 0 ? Records.bytes(record) : null));
             }
             List<HistoryEvent> events = new ArrayList<>(eventCount);
             for (int i = 0; i < eventCount; i++) {
-                ByteBuffer frame = next(reader);
-                Frames.expectKind(frame, Frames.HISTORY_EVENT);
-                LogEntry entry = Frames.readEntry(ByteBuffer.wrap(Frames.bytes(frame)));
-                long previousRevision = frame.getLong();
-                byte[] previousJson = frame.get() != 0 ? Frames.bytes(frame) : null;
+                ByteBuffer record = next(reader);
+                Records.expectKind(record, Records.HISTORY_EVENT);
+                LogEntry entry = Records.readEntry(ByteBuffer.wrap(Records.bytes(record)));
+                long previousRevision = record.getLong();
+                byte[] previousJson = record.get() != 0 ? Records.bytes(record) : null;
                 events.add(new HistoryEvent(entry, previousRevision, previousJson));
             }
             ByteBuffer end = next(reader);
-            Frames.expectKind(end, Frames.SNAPSHOT_END);
+            Records.expectKind(end, Records.SNAPSHOT_END);
             if (end.getInt() != objectCount || end.getInt() != eventCount) {
                 throw new IllegalArgumentException("its end does not match its header");
             }
@@ -161,13 +161,13 @@ final class SnapshotFile {
         }
     }
 
-    private static ByteBuffer next(FrameReader reader) throws IOException {
-        FrameReader.Outcome outcome = reader.next();
-        if (outcome == FrameReader.Outcome.FRAME) {
+    private static ByteBuffer next(RecordReader reader) throws IOException {
+        RecordReader.Outcome outcome = reader.next();
+        if (outcome == RecordReader.Outcome.RECORD) {
             return reader.payload();
         }
-        throw new StorageException("the snapshot " + reader.file() + " is damaged at offset " + reader.frameStart()
-                + ": " + (outcome == FrameReader.Outcome.END ? "it ends early" : reader.problem())
+        throw new StorageException("the snapshot " + reader.file() + " is damaged at offset " + reader.recordStart()
+                + ": " + (outcome == RecordReader.Outcome.END ? "it ends early" : reader.problem())
                 + "; refusing to start rather than lose what it holds");
     }
 }

@@ -186,15 +186,15 @@ public final class WriteAheadLog implements CommitLog, AutoCloseable {
 
     private long write(List<ChangeEvent> batch) throws IOException {
         long appendStart = System.nanoTime();
-        ByteBuffer[] frames = new ByteBuffer[batch.size()];
+        ByteBuffer[] records = new ByteBuffer[batch.size()];
         long total = 0;
-        for (int i = 0; i < frames.length; i++) {
-            frames[i] = Frames.frame(Frames.entry(LogEntry.of(batch.get(i))));
-            total += frames[i].remaining();
+        for (int i = 0; i < records.length; i++) {
+            records[i] = Records.wrap(Records.entry(LogEntry.of(batch.get(i))));
+            total += records[i].remaining();
         }
         long done = 0;
         while (done < total) {
-            done += segment.write(frames);
+            done += segment.write(records);
         }
         long syncStart = System.nanoTime();
         segment.force(false);

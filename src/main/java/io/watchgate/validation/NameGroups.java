@@ -1,6 +1,6 @@
 package io.watchgate.validation;
 
-import io.watchgate.schema.NameRule;
+import io.watchgate.types.NameRule;
 
 /** Validation groups selecting which name syntax applies; each type's {@link NameRule} picks one. */
 public final class NameGroups {

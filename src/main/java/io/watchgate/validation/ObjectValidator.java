@@ -2,9 +2,9 @@ package io.watchgate.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.watchgate.schema.ResourceType;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.Cause;
+import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ElementKind;

@@ -3,8 +3,8 @@ package io.watchgate.watch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.watchgate.schema.ResourceType;
 import io.watchgate.tables.Tables;
+import io.watchgate.types.ResourceType;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

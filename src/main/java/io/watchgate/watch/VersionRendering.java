@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.watchgate.schema.ResourceType;
 import io.watchgate.store.StoredObject;
+import io.watchgate.types.ResourceType;
 
 /**
  * Objects of a custom type as one of its versions shows them, for watches of a CustomResourceDefinition that

@@ -1,8 +1,8 @@
 package io.watchgate.watch;
 
 import io.watchgate.objects.Selection;
-import io.watchgate.schema.ResourceType;
 import io.watchgate.store.KeyRange;
+import io.watchgate.types.ResourceType;
 import java.time.Duration;
 
 /**

@@ -39,7 +39,7 @@ public final class Watcher {
     private final WatchSink sink;
     private final WatchLoop loop;
     private final Store store;
-    private final EventFrames frames;
+    private final EncodedEvents frames;
     private final WatchConfig config;
     private State state = State.SNAPSHOT;
     private long position;
@@ -47,7 +47,7 @@ public final class Watcher {
     private int missed;
     private int drainWait;
 
-    public Watcher(WatchSpec spec, WatchSink sink, WatchLoop loop, Store store, EventFrames frames,
+    public Watcher(WatchSpec spec, WatchSink sink, WatchLoop loop, Store store, EncodedEvents frames,
             WatchConfig config) {
         this.spec = spec;
         this.sink = sink;

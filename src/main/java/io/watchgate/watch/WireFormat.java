@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.CodedOutputStream;
 import io.vertx.core.buffer.Buffer;
-import io.watchgate.schema.ResourceType;
+import io.watchgate.types.ResourceType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

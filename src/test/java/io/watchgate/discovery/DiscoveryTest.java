@@ -9,9 +9,9 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.watchgate.schema.NameRule;
-import io.watchgate.schema.ResourceType;
-import io.watchgate.schema.ResourceTypes;
+import io.watchgate.types.NameRule;
+import io.watchgate.types.ResourceType;
+import io.watchgate.types.ResourceTypes;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Map;

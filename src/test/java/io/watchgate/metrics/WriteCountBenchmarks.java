@@ -3,7 +3,7 @@ package io.watchgate.metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.watchgate.request.RequestInfo;
 import io.watchgate.request.RequestInfoParser;
-import io.watchgate.schema.ResourceTypes;
+import io.watchgate.types.ResourceTypes;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

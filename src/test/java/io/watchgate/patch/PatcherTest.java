@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.watchgate.schema.ResourceType;
-import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.ResourceType;
+import io.watchgate.types.ResourceTypes;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,7 +20,7 @@ class PatcherTest {
     private final ResourceTypes types = new ResourceTypes();
     private final ResourceType pods = types.find("", "v1", "pods").orElseThrow();
     private final ResourceType widgets = new ResourceType("example.com", "v1", "Widget", "widgets", "widget", true,
-            List.of(), io.watchgate.schema.NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of(), ResourceType.ALL_VERBS);
+            List.of(), io.watchgate.types.NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of(), ResourceType.ALL_VERBS);
 
     private ObjectNode apply(ResourceType type, PatchType patchType, ObjectNode current, JsonNode patch) {
         return patcher.apply(type, patchType, current, patch, Long.MAX_VALUE);

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.watchgate.store.Commits;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.CommitListener;
+import io.watchgate.store.Commits;
 import io.watchgate.store.InFlightWrites;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.MemoryStore;
@@ -181,7 +181,7 @@ class DurableStorageTest {
         stopLast();
         Path segment = lastSegment();
         long intact = Files.size(segment);
-        // the start of a frame whose payload never made it to disk
+        // the start of a record whose payload never made it to disk
         Files.write(segment, new byte[] {0, 0, 1, 0, 1, 2, 3, 4, 1, 0, 0}, java.nio.file.StandardOpenOption.APPEND);
 
         MemoryStore recovered = open(settings(), 1000);
@@ -192,7 +192,7 @@ class DurableStorageTest {
     }
 
     @Test
-    void aLastFrameWithABadChecksumIsATornWriteToo() throws Exception {
+    void aLastRecordWithABadChecksumIsATornWriteToo() throws Exception {
         MemoryStore store = open(settings(), 1000);
         workload(store, 10, 5);
         stopLast();
@@ -364,12 +364,12 @@ class DurableStorageTest {
     }
 
     @Test
-    void aDamagedFrameLengthWithWholeFramesAfterItStopsTheStart() throws Exception {
+    void aDamagedRecordLengthWithWholeRecordsAfterItStopsTheStart() throws Exception {
         MemoryStore store = open(settings(), 1000);
         workload(store, 30, 3);
         stopLast();
         Path segment = lastSegment();
-        flipByteAt(segment, 1); // the first frame's length now points far past the end of the file
+        flipByteAt(segment, 1); // the first record's length now points far past the end of the file
         StorageException e = assertThrows(StorageException.class, () -> open(settings(), 1000));
         assertTrue(e.getMessage().contains("at offset 0"), e.getMessage());
     }
@@ -381,10 +381,10 @@ class DurableStorageTest {
         stopLast();
         Path segment = lastSegment();
         long offset = Files.size(segment);
-        byte[] payload = Frames.entry(new LogEntry(6, 0, io.watchgate.store.EventType.ADDED, key("x"),
+        byte[] payload = Records.entry(new LogEntry(6, 0, io.watchgate.store.EventType.ADDED, key("x"),
                 "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        payload[1 + 8 + 8] = 9; // a whole frame, checksum and all: no torn write, but no event type either
-        Files.write(segment, Frames.frame(payload).array(), java.nio.file.StandardOpenOption.APPEND);
+        payload[1 + 8 + 8] = 9; // a whole record, checksum and all: no torn write, but no event type either
+        Files.write(segment, Records.wrap(payload).array(), java.nio.file.StandardOpenOption.APPEND);
 
         StorageException e = assertThrows(StorageException.class, () -> open(settings(), 1000));
         assertTrue(e.getMessage().contains(segment.toString()), e.getMessage());

@@ -10,9 +10,9 @@ import io.kubernetes.client.proto.IntStr;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Resource;
 import io.kubernetes.client.proto.V1;
-import io.watchgate.schema.ResourceType;
-import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.ResourceType;
+import io.watchgate.types.ResourceTypes;
 import org.junit.jupiter.api.Test;
 
 /** Protobuf bodies, as client-go encodes them, read into the JSON Kubernetes would store. */

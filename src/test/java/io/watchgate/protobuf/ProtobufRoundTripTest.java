@@ -12,15 +12,15 @@ import com.google.protobuf.Descriptors.Descriptor;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
-import io.watchgate.schema.ResourceType;
-import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.ResourceType;
+import io.watchgate.types.ResourceTypes;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Every served core type survives protobuf → the JSON the store keeps → protobuf unchanged, byte for byte,

@@ -9,13 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.objects.Selection;
-import io.watchgate.schema.ResourceType;
-import io.watchgate.schema.ResourceTypes;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.EventType;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.StoredObject;
+import io.watchgate.types.ResourceType;
+import io.watchgate.types.ResourceTypes;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
-import io.watchgate.fanout.WatchHubs;
+import io.watchgate.watch.fanout.WatchHubs;
 import jakarta.inject.Inject;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -7,13 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 import io.watchgate.objects.Selection;
-import io.watchgate.schema.ResourceType;
-import io.watchgate.schema.ResourceTypes;
 import io.watchgate.store.Commits;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.MemoryStore;
 import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
+import io.watchgate.types.ResourceType;
+import io.watchgate.types.ResourceTypes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -57,7 +57,7 @@ class WatcherTest {
         loop.runQueued();
         assertTrue(watcher.isLive(), "it got through the snapshot: " + sink.events());
         create("cm-live");
-        watcher.offer(new EventFrames(JSON).of(store.eventsAfter(store.currentRevision() - 1).get(0)));
+        watcher.offer(new EncodedEvents(JSON).of(store.eventsAfter(store.currentRevision() - 1).get(0)));
         for (int round = 0; round < 20; round++) {
             sink.drainAgain();
             loop.runQueued();
@@ -106,7 +106,7 @@ class WatcherTest {
         WatchSpec spec = new WatchSpec(configMaps, new KeyRange("configmaps", "ns"),
                 Selection.parse(configMaps, null, null), initialEvents, resourceVersion, true, initialEvents,
                 Duration.ofHours(1), ObjectRendering.AS_STORED);
-        return new Watcher(spec, sink, loop, store, new EventFrames(JSON), new SmallBatches());
+        return new Watcher(spec, sink, loop, store, new EncodedEvents(JSON), new SmallBatches());
     }
 
     /** A client whose buffer is full after every write, until it drains. */

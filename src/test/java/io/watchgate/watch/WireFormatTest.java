@@ -3,8 +3,8 @@ package io.watchgate.watch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.watchgate.schema.ResourceType;
-import io.watchgate.schema.ResourceTypes;
+import io.watchgate.types.ResourceType;
+import io.watchgate.types.ResourceTypes;
 import org.junit.jupiter.api.Test;
 
 /** The bytes of watch events, bookmarks and heartbeats in each form a watch travels in. */

@@ -1,4 +1,4 @@
-package io.watchgate.fanout;
+package io.watchgate.watch.fanout;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.MessageCodec;

@@ -1,4 +1,4 @@
-package io.watchgate.schema;
+package io.watchgate.types;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;

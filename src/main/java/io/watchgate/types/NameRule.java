@@ -1,4 +1,4 @@
-package io.watchgate.schema;
+package io.watchgate.types;
 
 /** Which syntax a type's object names must follow, as Kubernetes validates them per type. */
 public enum NameRule {

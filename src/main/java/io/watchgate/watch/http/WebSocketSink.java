@@ -1,8 +1,10 @@
-package io.watchgate.watch;
+package io.watchgate.watch.http;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.watchgate.http.VertxInternals;
+import io.watchgate.watch.WatchSink;
+import io.watchgate.watch.WireFormat;
 
 /** A watch over a WebSocket: one text message per watch event, as kube-apiserver sends them. */
 public final class WebSocketSink implements WatchSink {

@@ -1,4 +1,4 @@
-package io.watchgate.fanout;
+package io.watchgate.watch.fanout;
 
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
@@ -8,7 +8,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.Store;
-import io.watchgate.watch.EventFrames;
+import io.watchgate.watch.EncodedEvents;
 import io.watchgate.watch.WatchConfig;
 import io.watchgate.watch.WatchSink;
 import io.watchgate.watch.WatchSpec;
@@ -34,7 +34,7 @@ public class WatchHubs {
 
     private final Vertx vertx;
     private final Store store;
-    private final EventFrames frames;
+    private final EncodedEvents frames;
     private final WatchConfig config;
     private final ConcurrentHashMap<Thread, WatchHub> hubs = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
@@ -42,7 +42,7 @@ public class WatchHubs {
     private final WatchCounts counts = new WatchCounts();
     private volatile boolean draining;
 
-    WatchHubs(Vertx vertx, Store store, EventFrames frames, WatchConfig config) {
+    WatchHubs(Vertx vertx, Store store, EncodedEvents frames, WatchConfig config) {
         this.vertx = vertx;
         this.store = store;
         this.frames = frames;

@@ -1,17 +1,17 @@
-package io.watchgate.api;
+package io.watchgate.request;
 
 import io.watchgate.status.ApiException;
 import io.watchgate.status.Cause;
 import java.util.List;
 
 /** Query parameters shared by the write verbs. */
-final class QueryFlags {
+public final class QueryFlags {
 
     private QueryFlags() {
     }
 
     /** A boolean parameter as Go's strconv.ParseBool reads it (what Kubernetes accepts); absent is false. */
-    static boolean bool(String name, String value) {
+    public static boolean bool(String name, String value) {
         if (value == null || value.isEmpty()) {
             return false;
         }
@@ -27,7 +27,7 @@ final class QueryFlags {
      *
      * @param optionsKind the options type the verb takes ("CreateOptions", "UpdateOptions", ...)
      */
-    static boolean dryRun(List<String> values, String optionsKind) {
+    public static boolean dryRun(List<String> values, String optionsKind) {
         if (values == null || values.isEmpty()) {
             return false;
         }

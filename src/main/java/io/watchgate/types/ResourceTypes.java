@@ -1,4 +1,4 @@
-package io.watchgate.schema;
+package io.watchgate.types;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.watchgate.fanout;
+package io.watchgate.watch.fanout;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

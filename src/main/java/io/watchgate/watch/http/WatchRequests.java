@@ -1,10 +1,11 @@
-package io.watchgate.api;
+package io.watchgate.watch.http;
 
 import io.watchgate.objects.ListOptions;
 import io.watchgate.objects.Selection;
-import io.watchgate.schema.ResourceType;
+import io.watchgate.request.QueryFlags;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.KeyRange;
+import io.watchgate.types.ResourceType;
 import io.watchgate.watch.ObjectRendering;
 import io.watchgate.watch.WatchSpec;
 import java.time.Duration;

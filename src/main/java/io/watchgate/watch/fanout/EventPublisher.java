@@ -1,4 +1,4 @@
-package io.watchgate.fanout;
+package io.watchgate.watch.fanout;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;

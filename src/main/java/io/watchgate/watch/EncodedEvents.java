@@ -10,14 +10,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * catching up from history. Keeps the last {@value #RECENT} revisions; older ones are encoded again on demand.
  */
 @ApplicationScoped
-public class EventFrames {
+public class EncodedEvents {
 
     private static final int RECENT = 8192;
 
     private final ObjectMapper mapper;
     private final AtomicReferenceArray<EncodedEvent> recent = new AtomicReferenceArray<>(RECENT);
 
-    EventFrames(ObjectMapper mapper) {
+    EncodedEvents(ObjectMapper mapper) {
         this.mapper = mapper;
     }
 

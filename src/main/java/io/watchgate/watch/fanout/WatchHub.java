@@ -1,4 +1,4 @@
-package io.watchgate.fanout;
+package io.watchgate.watch.fanout;
 
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -6,7 +6,7 @@ import io.vertx.core.eventbus.MessageConsumer;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.Store;
 import io.watchgate.watch.EncodedEvent;
-import io.watchgate.watch.EventFrames;
+import io.watchgate.watch.EncodedEvents;
 import io.watchgate.watch.WatchLoop;
 import io.watchgate.watch.Watcher;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ import java.util.Set;
 final class WatchHub implements WatchLoop {
 
     private final Context context;
-    private final EventFrames frames;
+    private final EncodedEvents frames;
     private final WatchHubs hubs;
     private final LoopTimers timers;
     private final Map<String, Set<Watcher>> byResource = new HashMap<>();
@@ -33,7 +33,7 @@ final class WatchHub implements WatchLoop {
     private final List<Watcher> detachedWhileDispatching = new ArrayList<>();
 
     /** Must be created on the loop it serves. */
-    WatchHub(Vertx vertx, Store store, EventFrames frames, WatchHubs hubs) {
+    WatchHub(Vertx vertx, Store store, EncodedEvents frames, WatchHubs hubs) {
         this.context = vertx.getOrCreateContext();
         this.frames = frames;
         this.hubs = hubs;

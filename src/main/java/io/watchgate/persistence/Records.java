@@ -11,13 +11,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
 /**
- * The byte layout of the data directory's files: every record in the log and in snapshots is one frame, and
- * every code below is part of the format, kept as it is for as long as old files must read.
+ * The byte layout of the data directory's files: the log and snapshots are sequences of records, each a length,
+ * a checksum and a payload, and every code below is part of the format, kept as it is for as long as old files must
+ * read. ("Frame" is the watch's word, for the bytes of one event on the wire; here it is always "record".)
  *
  * <p>All integers are big-endian. A <em>string</em> or <em>bytes</em> field is an int32 length, then that many
  * bytes (UTF-8 for a string); a <em>key</em> is three strings: resource, namespace ("" when cluster-scoped), name.
  * <pre>
- * frame            int32 length of the payload (1 .. MAX_PAYLOAD)
+ * record           int32 length of the payload (1 .. MAX_PAYLOAD)
  *                  int32 CRC-32C of the 4 length bytes followed by the payload
  *                  payload, whose first byte is the record kind
  * ENTRY        (1) int64 revision, int64 commit time (ms since the epoch), int8 event type, key, bytes JSON
@@ -29,11 +30,11 @@ import java.util.zip.CRC32C;
  * HISTORY_EVENT (5) bytes: an ENTRY payload, int64 revision of the state it replaced (0 for none),
  *                  int8 whole (0 or 1), then bytes JSON of that state if whole
  * </pre>
- * A log segment is a sequence of ENTRY frames in revision order. A snapshot is SNAPSHOT_HEADER, OBJECT frames,
- * HISTORY_EVENT frames, SNAPSHOT_END (see {@link SnapshotFile}). A frame whose checksum does not match was torn or
+ * A log segment is a sequence of ENTRY records in revision order. A snapshot is SNAPSHOT_HEADER, OBJECT records,
+ * HISTORY_EVENT records, SNAPSHOT_END (see {@link SnapshotFile}). A record whose checksum does not match was torn or
  * damaged; so is an empty one.
  */
-final class Frames {
+final class Records {
 
     static final int HEADER = 8;
     /** No legitimate record comes near this; a larger length is damage, not a record. */
@@ -45,17 +46,17 @@ final class Frames {
     static final byte SNAPSHOT_END = 4;
     static final byte HISTORY_EVENT = 5;
 
-    private Frames() {
+    private Records() {
     }
 
-    /** A frame around {@code payload}. */
-    static ByteBuffer frame(byte[] payload) {
+    /** A record around {@code payload}. */
+    static ByteBuffer wrap(byte[] payload) {
         CRC32C crc = new CRC32C();
         crc.update(ByteBuffer.allocate(4).putInt(0, payload.length));
         crc.update(payload);
-        ByteBuffer frame = ByteBuffer.allocate(HEADER + payload.length);
-        frame.putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
-        return frame;
+        ByteBuffer record = ByteBuffer.allocate(HEADER + payload.length);
+        record.putInt(payload.length).putInt((int) crc.getValue()).put(payload).flip();
+        return record;
     }
 
     static boolean checksumMatches(ByteBuffer payload, int expected) {

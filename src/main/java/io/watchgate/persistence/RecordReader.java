@@ -9,15 +9,15 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Reads the frames of one file in order, and says where each begins and what is wrong with a bad one. */
-final class FrameReader implements AutoCloseable {
+/** Reads the records of one file in order, and says where each begins and what is wrong with a bad one. */
+final class RecordReader implements AutoCloseable {
 
     enum Outcome {
-        /** {@link #payload()} holds the next frame's payload */
-        FRAME,
-        /** the file ended cleanly, after a whole frame */
+        /** {@link #payload()} holds the next record's payload */
+        RECORD,
+        /** the file ended cleanly, after a whole record */
         END,
-        /** the frame at {@link #frameStart()} is cut short or does not match its checksum: see {@link #problem()} */
+        /** the record at {@link #recordStart()} is cut short or does not match its checksum: see {@link #problem()} */
         DAMAGED
     }
 
@@ -25,12 +25,12 @@ final class FrameReader implements AutoCloseable {
     private final long size;
     private final DataInputStream in;
     private long offset;
-    private long frameStart;
+    private long recordStart;
     private ByteBuffer payload;
     private String problem;
     private boolean damageRunsToEnd;
 
-    FrameReader(Path file) throws IOException {
+    RecordReader(Path file) throws IOException {
         this.file = file;
         this.size = Files.size(file);
         InputStream stream = Files.newInputStream(file);
@@ -38,40 +38,40 @@ final class FrameReader implements AutoCloseable {
     }
 
     Outcome next() throws IOException {
-        frameStart = offset;
+        recordStart = offset;
         if (offset == size) {
             return Outcome.END;
         }
-        if (size - offset < Frames.HEADER) {
-            return damaged("a frame header cut short (" + (size - offset) + " of " + Frames.HEADER + " bytes)", true);
+        if (size - offset < Records.HEADER) {
+            return damaged("a record header cut short (" + (size - offset) + " of " + Records.HEADER + " bytes)", true);
         }
         int length = in.readInt();
         int checksum = in.readInt();
-        offset += Frames.HEADER;
-        if (length <= 0 || length > Frames.MAX_PAYLOAD) {
-            return damaged("an impossible frame length " + length, allZeroFrom(frameStart)
-                    || !wholeFrameAfter(frameStart));
+        offset += Records.HEADER;
+        if (length <= 0 || length > Records.MAX_PAYLOAD) {
+            return damaged("an impossible record length " + length, allZeroFrom(recordStart)
+                    || !wholeRecordAfter(recordStart));
         }
         if (length > size - offset) {
             // cut short by the end of the file, or a damaged length: only nothing intact after it makes it torn
-            return damaged("a frame of " + length + " bytes cut short at " + (size - offset) + " bytes",
-                    !wholeFrameAfter(frameStart));
+            return damaged("a record of " + length + " bytes cut short at " + (size - offset) + " bytes",
+                    !wholeRecordAfter(recordStart));
         }
         byte[] bytes = new byte[length];
         try {
             in.readFully(bytes);
         } catch (EOFException e) {
-            return damaged("a frame cut short", true);
+            return damaged("a record cut short", true);
         }
         offset += length;
         ByteBuffer read = ByteBuffer.wrap(bytes);
-        if (!Frames.checksumMatches(read, checksum)) {
-            // a torn last write leaves its frame last in the file; anything after it means damage inside
-            return damaged("a checksum mismatch", (offset == size || allZeroFrom(frameStart))
-                    && !wholeFrameAfter(frameStart));
+        if (!Records.checksumMatches(read, checksum)) {
+            // a torn last write leaves its record last in the file; anything after it means damage inside
+            return damaged("a checksum mismatch", (offset == size || allZeroFrom(recordStart))
+                    && !wholeRecordAfter(recordStart));
         }
         payload = read;
-        return Outcome.FRAME;
+        return Outcome.RECORD;
     }
 
     private Outcome damaged(String what, boolean runsToEnd) {
@@ -81,22 +81,22 @@ final class FrameReader implements AutoCloseable {
     }
 
     /**
-     * Whether a whole frame (plausible length, matching checksum) starts anywhere after {@code position}: then the
+     * Whether a whole record (plausible length, matching checksum) starts anywhere after {@code position}: then the
      * damage at {@code position} is not a torn last write, and what follows must not be cut away. Damaged files
      * only; bounded by the file, which a segment's size bounds.
      */
-    private boolean wholeFrameAfter(long position) throws IOException {
+    private boolean wholeRecordAfter(long position) throws IOException {
         byte[] rest;
         try (InputStream tail = Files.newInputStream(file)) {
             tail.skipNBytes(position + 1);
             rest = tail.readAllBytes();
         }
         ByteBuffer bytes = ByteBuffer.wrap(rest);
-        for (int at = 0; at + Frames.HEADER < rest.length; at++) {
+        for (int at = 0; at + Records.HEADER < rest.length; at++) {
             int length = bytes.getInt(at);
-            if (length > 0 && length <= rest.length - at - Frames.HEADER) {
-                ByteBuffer payload = ByteBuffer.wrap(rest, at + Frames.HEADER, length).slice();
-                if (Frames.checksumMatches(payload, bytes.getInt(at + 4))) {
+            if (length > 0 && length <= rest.length - at - Records.HEADER) {
+                ByteBuffer payload = ByteBuffer.wrap(rest, at + Records.HEADER, length).slice();
+                if (Records.checksumMatches(payload, bytes.getInt(at + 4))) {
                     return true;
                 }
             }
@@ -124,8 +124,8 @@ final class FrameReader implements AutoCloseable {
         return payload;
     }
 
-    long frameStart() {
-        return frameStart;
+    long recordStart() {
+        return recordStart;
     }
 
     long size() {

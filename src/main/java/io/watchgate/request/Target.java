@@ -1,21 +1,21 @@
-package io.watchgate.api;
+package io.watchgate.request;
 
-import io.watchgate.schema.ResourceType;
-import io.watchgate.schema.ResourceTypes;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.ResourceType;
+import io.watchgate.types.ResourceTypes;
 
 /**
  * What a request path names: a type, the namespace the request is confined to (null for all namespaces
  * and for cluster-scoped types), and whether it is the type's status subresource.
  */
-record Target(ResourceType type, String namespace, boolean status) {
+public record Target(ResourceType type, String namespace, boolean status) {
 
-    Target(ResourceType type, String namespace) {
+    public Target(ResourceType type, String namespace) {
         this(type, namespace, false);
     }
 
     /** @param group "" for the core group */
-    static Target resolve(ResourceTypes types, String group, String version, String namespace, String plural) {
+    public static Target resolve(ResourceTypes types, String group, String version, String namespace, String plural) {
         ResourceType type = types.find(group, version, plural).orElseThrow(Target::noSuchResource);
         if (namespace != null && !type.namespaced()) {
             throw noSuchResource();
@@ -24,7 +24,7 @@ record Target(ResourceType type, String namespace, boolean status) {
     }
 
     /** A path naming one object; namespaced types need their namespace in the path. */
-    static Target resolveObject(ResourceTypes types, String group, String version, String namespace,
+    public static Target resolveObject(ResourceTypes types, String group, String version, String namespace,
             String plural) {
         Target target = resolve(types, group, version, namespace, plural);
         if (target.type().namespaced() && namespace == null) {
@@ -34,7 +34,7 @@ record Target(ResourceType type, String namespace, boolean status) {
     }
 
     /** 405 unless the type serves {@code verb}. */
-    Target allowing(String verb) {
+    public Target allowing(String verb) {
         if (!type.verbs().contains(verb)) {
             throw new ApiException(405, "MethodNotAllowed", "the server does not allow this method on the "
                     + "requested resource: " + type.resource() + " do not support " + verb);

@@ -1,5 +1,6 @@
-package io.watchgate.api;
+package io.watchgate.watch.http;
 
+import io.watchgate.api.MediaRange;
 import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.status.ApiException;
 import io.watchgate.watch.WireFormat;

@@ -1,4 +1,4 @@
-package io.watchgate.schema;
+package io.watchgate.types;
 
 import java.util.List;
 import java.util.Map;

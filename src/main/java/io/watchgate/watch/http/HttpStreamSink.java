@@ -1,7 +1,9 @@
-package io.watchgate.watch;
+package io.watchgate.watch.http;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
+import io.watchgate.watch.WatchSink;
+import io.watchgate.watch.WireFormat;
 
 /** A watch written into a streaming HTTP response (chunked over HTTP/1.1, DATA frames over HTTP/2). */
 public final class HttpStreamSink implements WatchSink {

@@ -12,8 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The log's byte layout, as {@link Frames} documents it: what files already on disk hold. */
-class FramesTest {
+/** The log's byte layout, as {@link Records} documents it: what files already on disk hold. */
+class RecordsTest {
 
     /** Where an entry's event type sits: after the kind byte, the revision and the commit time. */
     private static final int TYPE_OFFSET = 1 + 8 + 8;
@@ -28,18 +28,18 @@ class FramesTest {
         Map<EventType, Integer> codes = Map.of(EventType.ADDED, 0, EventType.MODIFIED, 1, EventType.DELETED, 2);
         assertEquals(EventType.values().length, codes.size(), "a new event type needs a new code, never a reused one");
         codes.forEach((type, code) -> {
-            byte[] payload = Frames.entry(entry(type));
+            byte[] payload = Records.entry(entry(type));
             assertEquals(code, payload[TYPE_OFFSET], type + " is written as " + code);
-            assertEquals(type, Frames.readEntry(ByteBuffer.wrap(payload)).type(), code + " reads as " + type);
+            assertEquals(type, Records.readEntry(ByteBuffer.wrap(payload)).type(), code + " reads as " + type);
         });
     }
 
     @Test
     void anEntryReadsBackAsItWasWritten() {
         LogEntry written = entry(EventType.MODIFIED);
-        byte[] payload = Frames.entry(written);
-        assertEquals(Frames.ENTRY, payload[0], "the record kind comes first");
-        LogEntry read = Frames.readEntry(ByteBuffer.wrap(payload));
+        byte[] payload = Records.entry(written);
+        assertEquals(Records.ENTRY, payload[0], "the record kind comes first");
+        LogEntry read = Records.readEntry(ByteBuffer.wrap(payload));
         assertEquals(written.revision(), read.revision());
         assertEquals(written.committedAtMillis(), read.committedAtMillis());
         assertEquals(written.type(), read.type());
@@ -50,21 +50,21 @@ class FramesTest {
     @Test
     void anUnknownEventTypeCodeIsDamageNamedAsSuch() {
         for (int code : new int[] {3, 127, 128, 255}) {
-            byte[] payload = Frames.entry(entry(EventType.ADDED));
+            byte[] payload = Records.entry(entry(EventType.ADDED));
             payload[TYPE_OFFSET] = (byte) code;
             IllegalArgumentException damage = assertThrows(IllegalArgumentException.class,
-                    () -> Frames.readEntry(ByteBuffer.wrap(payload)));
+                    () -> Records.readEntry(ByteBuffer.wrap(payload)));
             assertTrue(damage.getMessage().contains("unknown event type code " + code), damage.getMessage());
         }
     }
 
     @Test
-    void aFrameIsItsLengthItsChecksumAndItsPayload() {
+    void aRecordIsItsLengthItsChecksumAndItsPayload() {
         byte[] payload = {1, 2, 3};
-        ByteBuffer frame = Frames.frame(payload);
-        assertEquals(Frames.HEADER + payload.length, frame.remaining());
-        assertEquals(payload.length, frame.getInt(0));
-        assertTrue(Frames.checksumMatches(ByteBuffer.wrap(payload), frame.getInt(4)));
-        assertEquals(false, Frames.checksumMatches(ByteBuffer.wrap(new byte[] {1, 2, 4}), frame.getInt(4)));
+        ByteBuffer record = Records.wrap(payload);
+        assertEquals(Records.HEADER + payload.length, record.remaining());
+        assertEquals(payload.length, record.getInt(0));
+        assertTrue(Records.checksumMatches(ByteBuffer.wrap(payload), record.getInt(4)));
+        assertEquals(false, Records.checksumMatches(ByteBuffer.wrap(new byte[] {1, 2, 4}), record.getInt(4)));
     }
 }
