@@ -72,6 +72,6 @@ public class DiscoveryResponses {
     }
 
     private static ApiException notFound() {
-        return new ApiException(404, "NotFound", "the server could not find the requested resource");
+        return ApiException.noSuchPath();
     }
 }

@@ -49,8 +49,7 @@ public class OpenApiResource {
 
     private Response v3(String groupVersion, HttpHeaders headers) {
         MediaTypes.requireJsonAcceptable(headers);
-        return json(documents.v3(groupVersion).orElseThrow(() -> new ApiException(404, "NotFound",
-                "the server could not find the requested resource")));
+        return json(documents.v3(groupVersion).orElseThrow(ApiException::noSuchPath));
     }
 
     private static Response json(String body) {

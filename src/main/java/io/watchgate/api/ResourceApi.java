@@ -208,7 +208,7 @@ public class ResourceApi {
     }
 
     private static ApiException notFound() {
-        return new ApiException(404, "NotFound", "the server could not find the requested resource");
+        return ApiException.noSuchPath();
     }
 
     private static ApiException methodNotAllowed() {

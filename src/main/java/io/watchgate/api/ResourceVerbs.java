@@ -80,7 +80,7 @@ public class ResourceVerbs {
     /** The status subresource of {@code target}'s type: 404 for types without one. */
     Target status(Target target) {
         if (!customResources.hasStatusSubresource(target.type())) {
-            throw new ApiException(404, "NotFound", "the server could not find the requested resource");
+            throw ApiException.noSuchPath();
         }
         return new Target(target.type(), target.namespace(), true);
     }

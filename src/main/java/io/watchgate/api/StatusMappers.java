@@ -43,7 +43,7 @@ public class StatusMappers {
     public Response webApplication(WebApplicationException e) {
         int code = e.getResponse().getStatus();
         return toResponse(switch (code) {
-            case 404 -> new ApiException(404, "NotFound", "the server could not find the requested resource");
+            case 404 -> ApiException.noSuchPath();
             case 405 -> new ApiException(405, "MethodNotAllowed",
                     "the server does not allow this method on the requested resource");
             case 406 -> new ApiException(406, "NotAcceptable", "the server was unable to respond with a content "

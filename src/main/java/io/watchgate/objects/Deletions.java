@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import org.jboss.logging.Logger;
 
 /**
  * delete and deletecollection. An object with finalizers is marked (deletionTimestamp) and kept; any other is
@@ -34,6 +35,8 @@ import java.util.function.Supplier;
  */
 @ApplicationScoped
 public class Deletions {
+
+    private static final Logger LOG = Logger.getLogger(Deletions.class);
 
     private final Store store;
     private final NamespaceLifecycle namespaces;
@@ -105,16 +108,23 @@ public class Deletions {
 
     /**
      * Follows an object's removal: its namespace or its type's definition may have been waiting for it. Call on a
-     * worker thread.
+     * worker thread. Never fails: the removal has counted and is what the client is answered; a namespace or a
+     * definition not let go now (its own writes lost every race, or the disk refused them) stays Terminating until
+     * the next removal in it, or its own deletion again, tries once more.
      */
     CompletableFuture<Void> removed(StoredObject object) {
         CompletableFuture<?> namespace = object.key().namespace().isEmpty() ? CompletableFuture.completedFuture(null)
                 : namespaces.finalizeIfDone(object.key().namespace());
-        if (!object.key().resource().contains(".")) { // a group-qualified resource: maybe a custom type
-            return namespace.thenApply(done -> null);
-        }
-        return namespace.thenComposeAsync(done -> definitions.finalizeIfDone(object.key().resource()), workers)
-                .thenApply(done -> null);
+        CompletableFuture<?> followUp = !object.key().resource().contains(".") ? namespace // no custom type's object
+                : namespace.thenComposeAsync(done -> definitions.finalizeIfDone(object.key().resource()), workers);
+        return followUp.handle((done, failure) -> {
+            if (failure != null) {
+                LOG.warnf("%s/%s/%s was removed, but letting its namespace or definition go failed: %s",
+                        object.key().resource(), object.key().namespace(), object.key().name(),
+                        InOrder.unwrapped(failure).getMessage());
+            }
+            return null;
+        });
     }
 
     /** @throws StoreException.RevisionConflict or KeyNotFound when {@code current} is no longer the newest */

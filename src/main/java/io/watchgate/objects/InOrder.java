@@ -56,7 +56,11 @@ final class InOrder {
                             } else {
                                 run();
                             }
-                        }, resumeOn);
+                        }, resumeOn).exceptionally(refused -> {
+                            // the executor would not take the rest (shutting down): say so rather than never answer
+                            done.completeExceptionally(unwrapped(refused));
+                            return null;
+                        });
                         return;
                     }
                     written.join(); // throws what refused it

@@ -93,7 +93,8 @@ public class ObjectWrites {
         // a generated name may be taken (as kube-apiserver, a few tries); the namespace or the definition may change
         // between the check and the write (the create is guarded by their revisions), and is checked again
         int nameAttempts = 0;
-        for (int guardAttempts = 1;; guardAttempts++) {
+        int guardAttempts = 0;
+        while (true) {
             if (generated) {
                 name = NameGenerator.generate(generateName);
                 metadata.put("name", name);
@@ -124,7 +125,7 @@ public class ObjectWrites {
                     throw ApiException.alreadyExists(type.group(), type.resource(), name);
                 }
             } catch (StoreException.GuardChanged e) {
-                if (guardAttempts >= Contention.MAX_ATTEMPTS) {
+                if (++guardAttempts == Contention.MAX_ATTEMPTS) {
                     throw ApiException.conflict(type.group(), type.resource(), name);
                 }
             }

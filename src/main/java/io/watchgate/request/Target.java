@@ -43,6 +43,6 @@ public record Target(ResourceType type, String namespace, boolean status) {
     }
 
     private static ApiException noSuchResource() {
-        return new ApiException(404, "NotFound", "the server could not find the requested resource");
+        return ApiException.noSuchPath();
     }
 }

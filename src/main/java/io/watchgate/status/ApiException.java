@@ -44,6 +44,11 @@ public final class ApiException extends RuntimeException {
         return badRequest(kind + " in version \"" + version + "\" cannot be handled as a " + kind + ": " + problem);
     }
 
+    /** A path that names nothing served (no type, no subresource, no document): kube-apiserver's bare 404. */
+    public static ApiException noSuchPath() {
+        return new ApiException(404, "NotFound", "the server could not find the requested resource");
+    }
+
     public static ApiException notFound(String group, String resource, String name) {
         return new ApiException(404, "NotFound", resource + " \"" + name + "\" not found",
                 new Details(name, group, resource, List.of()), null, null);

@@ -2,6 +2,7 @@ package io.watchgate.objects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -67,5 +70,16 @@ class InOrderTest {
         assertEquals(List.of("a", "b"), started);
         ExecutionException failed = assertThrows(ExecutionException.class, done::get);
         assertSame(refused, failed.getCause());
+    }
+
+    @Test
+    void aLoopTheExecutorWillNotResumeFailsRatherThanNeverAnswering() {
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        CompletableFuture<Void> done = InOrder.forEach(List.of("a", "b").iterator(), item -> first, task -> {
+            throw new RejectedExecutionException("shutting down");
+        });
+        first.complete(null);
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> done.get(5, TimeUnit.SECONDS));
+        assertInstanceOf(RejectedExecutionException.class, failed.getCause());
     }
 }
