@@ -117,7 +117,8 @@ class DurableStorageTest {
         }
     }
 
-    private static List<String> describe(List<ChangeEvent> events) {
+    /** Events as lines a failed assertion shows whole: revision, type, object, the object before, commit time. */
+    static List<String> describe(List<ChangeEvent> events) {
         List<String> described = new ArrayList<>();
         for (ChangeEvent event : events) {
             described.add(event.revision() + " " + event.type() + " " + new String(event.object().json())
@@ -127,7 +128,8 @@ class DurableStorageTest {
         return described;
     }
 
-    private static List<String> state(Store store, long revision) {
+    /** The configmaps live at {@code revision}, as lines: their revision and JSON. */
+    static List<String> state(Store store, long revision) {
         List<String> state = new ArrayList<>();
         for (StoredObject object : store.list(KeyRange.allOf("configmaps"), revision, null, Integer.MAX_VALUE,
                 o -> true, false).items()) {

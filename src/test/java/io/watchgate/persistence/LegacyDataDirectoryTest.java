@@ -1,19 +1,17 @@
 package io.watchgate.persistence;
 
+import static io.watchgate.persistence.DurableStorageTest.describe;
+import static io.watchgate.persistence.DurableStorageTest.state;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.watchgate.store.ChangeEvent;
-import io.watchgate.store.KeyRange;
 import io.watchgate.store.MemoryStore;
 import io.watchgate.store.Store;
-import io.watchgate.store.StoredObject;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -73,25 +71,6 @@ class LegacyDataDirectoryTest {
             event(5, "ADDED", json("c", 5, "c1"), "nothing"),
             event(6, "MODIFIED", json("c", 6, "c2"), json("c", 5, "c1")),
             event(7, "DELETED", json("a", 7, "a2"), json("a", 3, "a2")));
-
-    private static List<String> describe(List<ChangeEvent> events) {
-        List<String> described = new ArrayList<>();
-        for (ChangeEvent event : events) {
-            described.add(event.revision() + " " + event.type() + " " + new String(event.object().json())
-                    + " after " + (event.previous() == null ? "nothing" : new String(event.previous().json()))
-                    + " at " + event.committedAtMillis());
-        }
-        return described;
-    }
-
-    private static List<String> state(Store store, long revision) {
-        List<String> state = new ArrayList<>();
-        for (StoredObject object : store.list(KeyRange.allOf("configmaps"), revision, null, Integer.MAX_VALUE,
-                o -> true, false).items()) {
-            state.add(object.revision() + " " + new String(object.json()));
-        }
-        return state;
-    }
 
     @Test
     void aLogWrittenByAnOlderReleaseReplaysEveryEventAsItWasWritten() throws Exception {
