@@ -7,9 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** Age-based compaction, as the background compactor runs it, through the store's {@link HistoryCompaction}. */
@@ -73,30 +70,6 @@ class CompactorTest {
         @Override
         public Duration compactionInterval() {
             return Duration.ofSeconds(1);
-        }
-    }
-
-    private static final class SettableClock extends Clock {
-        long now;
-
-        @Override
-        public long millis() {
-            return now;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(now);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
         }
     }
 }

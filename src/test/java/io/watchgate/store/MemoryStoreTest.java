@@ -165,7 +165,7 @@ class MemoryStoreTest {
 
     @Test
     void theNewestRevisionCommittedByATimeBoundsAgeBasedCompaction() {
-        MutableClock clock = new MutableClock();
+        SettableClock clock = new SettableClock();
         MemoryStore timed = new MemoryStore(mapper, 100, Long.MAX_VALUE, clock);
         Commits.commit(timed, Mutation.create(key("a"), object("a", "1")));
         clock.now = 1_000;
@@ -180,30 +180,6 @@ class MemoryStoreTest {
         timed.compactTo(timed.newestRevisionCommittedBy(1_500), 10);
         assertEquals(2, timed.oldestRevision());
         assertEquals("3", timed.get(key("a"), 3).tree().path("value").asText());
-    }
-
-    private static final class MutableClock extends Clock {
-        long now;
-
-        @Override
-        public long millis() {
-            return now;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(now);
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 
     @Test
