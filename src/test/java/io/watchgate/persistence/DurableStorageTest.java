@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.CommitListener;
+import io.watchgate.store.EventType;
 import io.watchgate.store.Commits;
 import io.watchgate.store.InFlightWrites;
 import io.watchgate.store.KeyRange;
@@ -22,8 +23,10 @@ import io.watchgate.store.StoreException;
 import io.watchgate.store.StoredObject;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -184,7 +187,7 @@ class DurableStorageTest {
         Path segment = lastSegment();
         long intact = Files.size(segment);
         // the start of a record whose payload never made it to disk
-        Files.write(segment, new byte[] {0, 0, 1, 0, 1, 2, 3, 4, 1, 0, 0}, java.nio.file.StandardOpenOption.APPEND);
+        Files.write(segment, new byte[] {0, 0, 1, 0, 1, 2, 3, 4, 1, 0, 0}, StandardOpenOption.APPEND);
 
         MemoryStore recovered = open(settings(), 1000);
         assertEquals(30, recovered.currentRevision());
@@ -383,10 +386,10 @@ class DurableStorageTest {
         stopLast();
         Path segment = lastSegment();
         long offset = Files.size(segment);
-        byte[] payload = Records.entry(new LogEntry(6, 0, io.watchgate.store.EventType.ADDED, key("x"),
-                "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        byte[] payload = Records.entry(new LogEntry(6, 0, EventType.ADDED, key("x"),
+                "{}".getBytes(StandardCharsets.UTF_8)));
         payload[1 + 8 + 8] = 9; // a whole record, checksum and all: no torn write, but no event type either
-        Files.write(segment, Records.wrap(payload).array(), java.nio.file.StandardOpenOption.APPEND);
+        Files.write(segment, Records.wrap(payload).array(), StandardOpenOption.APPEND);
 
         StorageException e = assertThrows(StorageException.class, () -> open(settings(), 1000));
         assertTrue(e.getMessage().contains(segment.toString()), e.getMessage());
@@ -401,7 +404,7 @@ class DurableStorageTest {
         stopLast();
         Path segment = lastSegment();
         long intact = Files.size(segment);
-        Files.write(segment, new byte[4096], java.nio.file.StandardOpenOption.APPEND);
+        Files.write(segment, new byte[4096], StandardOpenOption.APPEND);
         MemoryStore recovered = open(settings(), 1000);
         assertEquals(10, recovered.currentRevision());
         assertEquals(4096, opened.get(0).recovered().droppedBytes());
