@@ -1,0 +1,200 @@
+package io.watchgate.hostile;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged application as a hostile client meets it: a child process with a small heap ({@code -Xmx512m}, so an
+ * unbounded structure fails a test instead of passing by luck), durable on a data directory of the test's, and with
+ * Vert.x's blocked-thread checker looking every 20 ms for an event loop held longer than 100 ms.
+ *
+ * <p>{@link #close} fails the test when the app's log shows, after its warm-up, an event loop blocked past that limit
+ * or an {@code OutOfMemoryError}: the two ways a request may hurt everyone else without any answer showing it.
+ */
+public final class HostileApp implements AutoCloseable {
+
+    public static final String HEAP = "-Xmx512m";
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+    private long logMark;
+
+    private HostileApp(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /**
+     * Starts the app in {@code workDir} (its data directory and log go there), waits until it answers (30 s at most),
+     * and warms it up: the first request of each kind loads classes on the event loop, which is no request's fault.
+     */
+    public static HostileApp start(Path workDir, String... properties) throws Exception {
+        Path jar = Path.of(System.getProperty("quarkus.app.jar", "target/quarkus-app/quarkus-run.jar"));
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: run the hostile tests after `package`");
+        }
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Path log = workDir.resolve("app.log");
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                HEAP, "-XX:+ExitOnOutOfMemoryError", "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=0",
+                "-Dwatchgate.storage.mode=durable", "-Dwatchgate.storage.data-dir=" + workDir.resolve("data"),
+                "-Dwatchgate.storage.create-data-dir=true",
+                "-Dquarkus.vertx.max-event-loop-execute-time=100ms", "-Dquarkus.vertx.warning-exception-time=100ms",
+                "-Dwatchgate.event-loop.blocked-check-interval=20ms"));
+        for (String property : properties) {
+            command.add("-D" + property);
+        }
+        command.addAll(List.of("-jar", jar.toString()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        HostileApp app = new HostileApp(process, port, log);
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the app exited with " + process.exitValue() + " while starting; see "
+                        + log);
+            }
+            try {
+                if (app.send(app.request("/version").GET()).statusCode() == 200) {
+                    break;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            if (System.nanoTime() > deadline) {
+                app.kill();
+                throw new IllegalStateException("the app did not answer within 30 s; see " + log);
+            }
+            Thread.sleep(50); // polling for readiness, with a deadline: nothing is hidden by it
+        }
+        app.warmUp();
+        return app;
+    }
+
+    /** One of each write and read, so that what a test sees afterwards is the request's doing, not class loading. */
+    private void warmUp() throws Exception {
+        String path = "/api/v1/namespaces/default/configmaps";
+        for (int round = 0; round < 3; round++) {
+            String name = "warm-up-" + round;
+            send(request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                    "{\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\"a\":\"b\"}},\"data\":{\"k\":\"v\"}}")));
+            for (String type : List.of("application/merge-patch+json", "application/strategic-merge-patch+json")) {
+                send(request(path + "/" + name).header("Content-Type", type)
+                        .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"k\":\"w\"}}")));
+            }
+            send(request(path + "/" + name).header("Content-Type", "application/json-patch+json").method("PATCH",
+                    HttpRequest.BodyPublishers.ofString("[{\"op\":\"add\",\"path\":\"/data/x\",\"value\":\"y\"}]")));
+            send(request(path + "?labelSelector=a%3Db,c%20in%20(d)").GET());
+            send(request(path + "?watch=1&timeoutSeconds=1").GET());
+            send(request(path + "/" + name).DELETE());
+        }
+        logMark = Files.size(log);
+    }
+
+    public URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** A request to this app, with a 30 s timeout unless the caller sets another. */
+    public HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30));
+    }
+
+    public HttpResponse<byte[]> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /**
+     * Sends {@code head} (the request line and headers, each line ended by CRLF, without the blank line) and
+     * {@code body} over a socket of its own, as no HTTP client library would send them, and returns what came back
+     * until the server closed the connection (a {@code Connection: close} header is added) or 30 s went by.
+     */
+    public RawResponse raw(String head, byte[] body) throws IOException {
+        try (Socket socket = new Socket("localhost", port)) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((head + "Connection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.write(body);
+            out.flush();
+            return RawResponse.parse(socket.getInputStream().readAllBytes());
+        }
+    }
+
+    /** An answer read off the wire: its status code, and its body undecoded (chunked bodies keep their framing). */
+    public record RawResponse(int statusCode, String head, byte[] body) {
+
+        static RawResponse parse(byte[] bytes) {
+            String text = new String(bytes, StandardCharsets.ISO_8859_1);
+            int end = text.indexOf("\r\n\r\n");
+            String head = end < 0 ? text : text.substring(0, end);
+            int code = head.startsWith("HTTP/1.1 ") && head.length() >= 12 ? Integer.parseInt(head.substring(9, 12)) : -1;
+            byte[] body = end < 0 ? new byte[0] : java.util.Arrays.copyOfRange(bytes, end + 4, bytes.length);
+            return new RawResponse(code, head, body);
+        }
+    }
+
+    /** The app's log since its warm-up. */
+    public String logSinceWarmUp() throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        return new String(all, (int) Math.min(logMark, all.length), (int) Math.max(0, all.length - logMark),
+                StandardCharsets.UTF_8);
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Stops the app, then fails if it ran out of memory or blocked an event loop after its warm-up. */
+    @Override
+    public void close() throws Exception {
+        boolean diedOnItsOwn = !process.isAlive();
+        kill();
+        List<String> harms = new ArrayList<>();
+        for (String line : logSinceWarmUp().split("\n")) {
+            if (line.contains("OutOfMemoryError")
+                    || (line.contains("vert.x-eventloop-thread") && line.contains("has been blocked for"))) {
+                harms.add(line.length() > 300 ? line.substring(0, 300) + "..." : line);
+            }
+        }
+        if (diedOnItsOwn) {
+            harms.add("the app exited with " + process.exitValue() + " before the test ended");
+        }
+        if (!harms.isEmpty()) {
+            throw new AssertionError("the app was harmed (see " + log + "):\n" + String.join("\n", harms));
+        }
+    }
+}
