@@ -21,6 +21,7 @@ final class LoadOptions {
     int size = 1024;
     int connections = 4;
     int objects = 20;
+    boolean patch;
     Format format = Format.CHUNKED;
     Parse parse = Parse.SCAN;
     long serverPid;
@@ -55,6 +56,8 @@ final class LoadOptions {
               --objects=P             object names per writer connection: its first P writes per namespace
                                       create (POST, ADDED), later ones update them (PUT, MODIFIED)
                                       round robin; 0 = every write creates a new object (20)
+              --patch                 updates are merge patches of the send time and sequence (PATCH) rather
+                                      than whole objects (PUT): large objects, small requests
               --format=chunked|sse    watch wire format: chunked JSON lines or Server-Sent Events (chunked)
               --parse=scan|full       find type/resourceVersion/send time by scanning bytes, or parse every
                                       event as JSON and check its namespace as well (scan)
@@ -115,6 +118,7 @@ final class LoadOptions {
                 case "size" -> o.size = Integer.parseInt(v);
                 case "connections" -> o.connections = Integer.parseInt(v);
                 case "objects" -> o.objects = Integer.parseInt(v);
+                case "patch" -> o.patch = Boolean.parseBoolean(v);
                 case "format" -> o.format = Format.valueOf(v.toUpperCase());
                 case "parse" -> o.parse = Parse.valueOf(v.toUpperCase());
                 case "server-pid" -> o.serverPid = Long.parseLong(v);
@@ -146,15 +150,15 @@ final class LoadOptions {
     }
 
     private static boolean isFlag(String name) {
-        return name.equals("all-namespaces") || name.equals("no-rewatch") || name.equals("no-cleanup")
+        return name.equals("all-namespaces") || name.equals("patch") || name.equals("no-rewatch") || name.equals("no-cleanup")
                 || name.equals("help");
     }
 
     String describe() {
         return String.format("url=%s watchers=%d namespaces=%d%s writes=%d warmup=%d rate=%s size=%d connections=%d "
-                        + "objects=%d format=%s parse=%s event-loops=%d rewatch=%s%s",
+                        + "objects=%d%s format=%s parse=%s event-loops=%d rewatch=%s%s",
                 url, watchers, namespaces, allNamespaces ? " (all-namespaces watches)" : "", writes, warmup,
-                rate == 0 ? "max" : String.valueOf(rate), size, connections, objects,
+                rate == 0 ? "max" : String.valueOf(rate), size, connections, objects, patch ? " (updates patch)" : "",
                 format.name().toLowerCase(), parse.name().toLowerCase(), eventLoops, rewatch,
                 pauseMillis > 0 ? " pause-ms=" + pauseMillis + " pause-every=" + pauseEvery : "");
     }
