@@ -25,7 +25,8 @@ final class JsonPathCell {
         Matcher m = STEP.matcher(path);
         JsonNode current = object;
         int at = 0;
-        while (at < path.length() && m.find(at) && m.start() == at) {
+        // each step is matched where the last one ended, never searched for further on: linear in the path
+        while (at < path.length() && m.region(at, path.length()).lookingAt()) {
             if (m.group(1) != null) {
                 current = current.path(m.group(1));
             } else if (m.group(2) != null) {
