@@ -1,6 +1,7 @@
 package io.watchgate.persistence;
 
 import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.EventType;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.SnapshotView;
 import io.watchgate.store.StoredObject;
@@ -181,9 +182,10 @@ final class SnapshotFile {
                         + ", not " + (oldest + 1 + i));
             }
             long previousRevision = record.getLong();
-            if (previousRevision < 0 || previousRevision >= entry.revision()) {
-                throw new IllegalArgumentException("the event of revision " + entry.revision() + " replaced one of "
-                        + previousRevision);
+            if (previousRevision < 0 || previousRevision >= entry.revision()
+                    || (entry.type() == EventType.ADDED) != (previousRevision == 0)) {
+                throw new IllegalArgumentException("the " + entry.type() + " event of revision " + entry.revision()
+                        + " replaced an object of revision " + previousRevision);
             }
             byte[] previousJson = record.get() != 0 ? Records.bytes(record) : null;
             events.add(new HistoryEvent(entry, previousRevision, previousJson, reader.recordStart()));

@@ -281,4 +281,40 @@ class CraftedFilesTest {
         assertNames(e, file, recordOffset(file, 1));
         assertTrue(e.getMessage().contains("not JSON"), e.getMessage());
     }
+
+    private static byte[] historyEvent(long revision, EventType type, long previous) {
+        byte[] entry = Records.entry(new LogEntry(revision, 0, type, new ObjectKey("configmaps", "default", "a"),
+                "{}".getBytes(StandardCharsets.UTF_8)));
+        return Records.write(out -> {
+            out.writeByte(Records.HISTORY_EVENT);
+            out.writeInt(entry.length);
+            out.write(entry);
+            out.writeLong(previous);
+            out.writeBoolean(false);
+        });
+    }
+
+    @Test
+    void aSnapshotHistoryOutOfOrderOrReplacingWhatItCannotIsDamageNamingTheRecord() throws Exception {
+        Path outOfOrder = snapshot(3, snapshotHeader(3, 1, 0, 2), historyEvent(3, EventType.ADDED, 0),
+                historyEvent(2, EventType.ADDED, 0));
+        StorageException e = assertThrows(StorageException.class, () -> SnapshotFile.read(outOfOrder));
+        assertNames(e, outOfOrder, recordOffset(outOfOrder, 1));
+        assertTrue(e.getMessage().contains("history event 0 is of revision 3, not 2"), e.getMessage());
+
+        Path addedOverSomething = snapshot(4, snapshotHeader(4, 3, 0, 1), historyEvent(4, EventType.ADDED, 2));
+        e = assertThrows(StorageException.class, () -> SnapshotFile.read(addedOverSomething));
+        assertNames(e, addedOverSomething, recordOffset(addedOverSomething, 1));
+        assertTrue(e.getMessage().contains("the ADDED event of revision 4 replaced an object of revision 2"),
+                e.getMessage());
+    }
+
+    @Test
+    void aFileNameGivingARevisionOutOfRangeIsNamedNotACrash() throws Exception {
+        logOf(1);
+        Path forged = Files.createFile(dir.resolve("wal-99999999999999999999.log"));
+        StorageException e = assertThrows(StorageException.class, this::open);
+        assertTrue(e.getMessage().contains(forged.toString()) && e.getMessage().contains("out of range"),
+                e.getMessage());
+    }
 }
