@@ -153,10 +153,11 @@ final class Recovery {
         for (Damaged snapshot : damaged) {
             message.append(snapshot.problem().getMessage()).append("; ");
         }
+        boolean one = damaged.size() == 1;
         message.append(segments.isEmpty() ? "no log is kept" : "the log kept begins at revision "
                 + segments.get(0).firstRevision()).append(", and no older snapshot is kept that the log follows on "
-                + "from, so nothing kept can replace ").append(damaged.size() == 1 ? "it" : "them")
-                .append(". Refusing to start rather than lose what ").append(damaged.size() == 1 ? "it holds" : "they hold")
+                + "from, so nothing kept can replace ").append(one ? "it" : "them")
+                .append(". Refusing to start rather than lose what ").append(one ? "it holds" : "they hold")
                 .append(". Restore ").append(damaged.get(0).snapshot().file().getFileName())
                 .append(" (or the whole data directory) from a backup; or, to start empty and lose every object, move "
                         + "every snapshot-*.snap and wal-*.log file out of ").append(directory.path());

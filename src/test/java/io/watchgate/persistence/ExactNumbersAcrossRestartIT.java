@@ -40,8 +40,8 @@ class ExactNumbersAcrossRestartIT {
             HttpResponse<String> beyond = app.post(CONFIG_MAPS, "{\"metadata\":{\"name\":\"beyond\",\"managedFields\":"
                     + "[{\"manager\":\"m\",\"operation\":\"Apply\",\"fieldsV1\":{\"huge\":1e400}}]}}");
             assertEquals(400, beyond.statusCode(), beyond.body());
-            HttpResponse<String> created = app.post(CONFIG_MAPS, "{\"metadata\":{\"name\":\"numbers\",\"managedFields\":"
-                    + "[{\"manager\":\"m\",\"operation\":\"Apply\",\"fieldsV1\":" + NUMBERS + "}]}}");
+            HttpResponse<String> created = app.post(CONFIG_MAPS, "{\"metadata\":{\"name\":\"numbers\","
+                    + "\"managedFields\":[{\"manager\":\"m\",\"operation\":\"Apply\",\"fieldsV1\":" + NUMBERS + "}]}}");
             assertEquals(201, created.statusCode(), created.body());
             before = app.get(CONFIG_MAPS + "/numbers").body();
             HttpResponse<String> same = app.put(CONFIG_MAPS + "/numbers", before);
