@@ -130,6 +130,9 @@ final class SnapshotFile {
         try (RecordReader reader = new RecordReader(file)) {
             try {
                 return read(reader);
+            } catch (IOException e) {
+                throw new StorageException("the snapshot " + file + " cannot be read at offset " + reader.position()
+                        + ": " + e, e);
             } catch (RuntimeException e) {
                 if (e instanceof StorageException storage) {
                     throw storage;
@@ -137,7 +140,7 @@ final class SnapshotFile {
                 throw damaged(reader.file(), reader.recordStart(), Records.problem(e));
             }
         } catch (IOException e) {
-            throw new StorageException("the snapshot " + file + " cannot be read: " + e, e);
+            throw new StorageException("the snapshot " + file + " cannot be opened: " + e, e);
         }
     }
 
