@@ -98,7 +98,7 @@ final class DataDirectory implements AutoCloseable {
         for (Path file : list()) {
             Matcher name = SEGMENT.matcher(file.getFileName().toString());
             if (name.matches()) {
-                segments.add(new Segment(file, Long.parseLong(name.group(1))));
+                segments.add(new Segment(file, revisionIn(file, name)));
             }
         }
         segments.sort((a, b) -> Long.compare(a.firstRevision(), b.firstRevision()));
@@ -111,11 +111,21 @@ final class DataDirectory implements AutoCloseable {
         for (Path file : list()) {
             Matcher name = SNAPSHOT.matcher(file.getFileName().toString());
             if (name.matches()) {
-                snapshots.add(new Snapshot(file, Long.parseLong(name.group(1))));
+                snapshots.add(new Snapshot(file, revisionIn(file, name)));
             }
         }
         snapshots.sort((a, b) -> Long.compare(a.revision(), b.revision()));
         return snapshots;
+    }
+
+    /** The revision a file's name gives: twenty digits can name more than a revision can be. */
+    private static long revisionIn(Path file, Matcher name) {
+        try {
+            return Long.parseLong(name.group(1));
+        } catch (NumberFormatException e) {
+            throw new StorageException("the data directory holds " + file + ", whose name gives a revision out of "
+                    + "range; it was not written by this server: move it out of the directory");
+        }
     }
 
     private List<Path> list() throws IOException {

@@ -93,7 +93,11 @@ public final class DurableStorage implements AutoCloseable {
         }
     }
 
-    /** Writes a snapshot of the store now, then drops the log and the snapshots it makes unnecessary. */
+    /**
+     * Writes a snapshot of the store now, then drops what it makes unnecessary: the newest two snapshots are kept,
+     * and the log since the older of them, so that a damaged newest snapshot is recovered from the one before it
+     * without losing a write.
+     */
     public synchronized void snapshot() throws IOException {
         long started = System.nanoTime();
         SnapshotView view = null;
@@ -107,23 +111,44 @@ public final class DurableStorage implements AutoCloseable {
             }
         }
         SnapshotFile.writeOrClean(directory, view);
-        log.releaseThrough(view.revision());
-        for (DataDirectory.Snapshot older : directory.snapshots()) {
-            if (older.revision() < view.revision()) {
-                Files.deleteIfExists(older.file());
-            }
-        }
-        directory.sync();
+        keepTwoSnapshots(directory, view.revision());
+        log.releaseThrough(olderKept(directory, view.revision()));
         LOG.infof("snapshot of revision %d written in %d ms (%d objects, %d history events)", view.revision(),
                 (System.nanoTime() - started) / 1_000_000, view.objects().size(), view.events().size());
     }
 
-    /** Snapshots older than the one recovered from, and half-written ones, from a crash at the wrong moment. */
-    private static void removeLeftovers(DataDirectory directory, long snapshotRevision) throws IOException {
+    /**
+     * The revision of the snapshot kept before the one of {@code newest}, whose log is kept too; 0 when there is
+     * none, and then the log is kept from its first revision, which stands in for it.
+     */
+    private static long olderKept(DataDirectory directory, long newest) throws IOException {
+        long older = 0;
         for (DataDirectory.Snapshot snapshot : directory.snapshots()) {
-            if (snapshot.revision() < snapshotRevision) {
+            if (snapshot.revision() < newest) {
+                older = Math.max(older, snapshot.revision());
+            }
+        }
+        return older;
+    }
+
+    /** Deletes the snapshots older than the one before {@code newest}. */
+    private static void keepTwoSnapshots(DataDirectory directory, long newest) throws IOException {
+        long older = olderKept(directory, newest);
+        for (DataDirectory.Snapshot snapshot : directory.snapshots()) {
+            if (snapshot.revision() < older) {
                 Files.deleteIfExists(snapshot.file());
             }
+        }
+        directory.sync();
+    }
+
+    /**
+     * Snapshots beyond the two kept (a crash came between writing a snapshot and deleting what it replaces), and
+     * half-written ones.
+     */
+    private static void removeLeftovers(DataDirectory directory, long snapshotRevision) throws IOException {
+        if (snapshotRevision > 0) {
+            keepTwoSnapshots(directory, snapshotRevision);
         }
         List<Path> halfWritten;
         try (var files = Files.list(directory.path())) {

@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
@@ -45,6 +46,15 @@ final class Records {
     static final byte SNAPSHOT_HEADER = 3;
     static final byte SNAPSHOT_END = 4;
     static final byte HISTORY_EVENT = 5;
+
+    /** The smallest ENTRY payload: empty key strings and JSON. */
+    static final int MIN_ENTRY = 1 + 8 + 8 + 1 + 3 * 4 + 4;
+    /** The fewest bytes an OBJECT record takes in a file, header included: empty key, not whole. */
+    static final int MIN_OBJECT_RECORD = HEADER + 1 + 8 + 3 * 4 + 1;
+    /** The fewest bytes a HISTORY_EVENT record takes in a file, header included. */
+    static final int MIN_HISTORY_RECORD = HEADER + 1 + 4 + MIN_ENTRY + 8 + 1;
+    /** The bytes a SNAPSHOT_END record takes in a file, header included. */
+    static final int END_RECORD = HEADER + 1 + 4 + 4;
 
     private Records() {
     }
@@ -139,6 +149,35 @@ final class Records {
         byte[] bytes = new byte[length];
         in.get(bytes);
         return bytes;
+    }
+
+    /**
+     * Whether {@code payload} is laid out as an ENTRY: its kind, then fields whose lengths end exactly where the
+     * payload does. Cheap, and checked before a checksum when looking for whole entries among damaged bytes.
+     */
+    static boolean isEntryShaped(ByteBuffer payload) {
+        int end = payload.limit();
+        if (end < MIN_ENTRY || payload.get(0) != ENTRY) {
+            return false;
+        }
+        int at = 1 + 8 + 8 + 1;
+        for (int field = 0; field < 4; field++) { // resource, namespace, name, JSON
+            int length = payload.getInt(at);
+            at += 4;
+            if (length < 0 || length > end - at || (field < 3 && end - at - length < 4)) {
+                return false;
+            }
+            at += length;
+        }
+        return at == end;
+    }
+
+    /** What is wrong with a record whose fields could not be read, for a message: never just "null". */
+    static String problem(RuntimeException e) {
+        if (e instanceof BufferUnderflowException) {
+            return "a field runs past the end of its record";
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     static void expectKind(ByteBuffer payload, byte kind) {

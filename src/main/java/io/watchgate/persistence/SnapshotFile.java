@@ -1,6 +1,7 @@
 package io.watchgate.persistence;
 
 import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.EventType;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.SnapshotView;
 import io.watchgate.store.StoredObject;
@@ -31,18 +32,19 @@ import java.util.List;
 final class SnapshotFile {
 
     /** A history event from a snapshot: the entry, and what it replaced. */
-    record HistoryEvent(LogEntry entry, long previousRevision, byte[] previousJson) {
+    record HistoryEvent(LogEntry entry, long previousRevision, byte[] previousJson, long offset) {
     }
 
     /**
      * An object live at the snapshot's revision, last written at {@code revision}; its JSON is null when that
-     * revision is in the snapshot's history (the event's object is the object).
+     * revision is in the snapshot's history (the event's object is the object). Offsets are where the records
+     * begin in the file, for messages.
      */
-    record ObjectEntry(long revision, ObjectKey key, byte[] json) {
+    record ObjectEntry(long revision, ObjectKey key, byte[] json, long offset) {
     }
 
     /** What a snapshot file holds. */
-    record Contents(long revision, long oldest, List<ObjectEntry> objects, List<HistoryEvent> events) {
+    record Contents(Path file, long revision, long oldest, List<ObjectEntry> objects, List<HistoryEvent> events) {
     }
 
     private SnapshotFile() {
@@ -120,45 +122,83 @@ final class SnapshotFile {
         out.write(record.array(), record.arrayOffset(), record.remaining());
     }
 
-    /** Reads a snapshot whole; any damage is a {@link StorageException} naming the file and offset. */
+    /**
+     * Reads a snapshot whole; any damage is a {@link StorageException} naming the file and offset. Its counts are
+     * checked against the bytes the file has left, and its revisions against each other, before they are used.
+     */
     static Contents read(Path file) {
         try (RecordReader reader = new RecordReader(file)) {
-            ByteBuffer header = next(reader);
-            Records.expectKind(header, Records.SNAPSHOT_HEADER);
-            long revision = header.getLong();
-            long oldest = header.getLong();
-            int objectCount = header.getInt();
-            int eventCount = header.getInt();
-            List<ObjectEntry> objects = new ArrayList<>(objectCount);
-            for (int i = 0; i < objectCount; i++) {
-                ByteBuffer record = next(reader);
-                Records.expectKind(record, Records.OBJECT);
-                long objectRevision = record.getLong();
-                ObjectKey key = Records.readKey(record);
-                objects.add(new ObjectEntry(objectRevision, key, record.get() != 0 ? Records.bytes(record) : null));
+            try {
+                return read(reader);
+            } catch (IOException e) {
+                throw new StorageException("the snapshot " + file + " cannot be read at offset " + reader.position()
+                        + ": " + e, e);
+            } catch (RuntimeException e) {
+                if (e instanceof StorageException storage) {
+                    throw storage;
+                }
+                throw damaged(reader.file(), reader.recordStart(), Records.problem(e));
             }
-            List<HistoryEvent> events = new ArrayList<>(eventCount);
-            for (int i = 0; i < eventCount; i++) {
-                ByteBuffer record = next(reader);
-                Records.expectKind(record, Records.HISTORY_EVENT);
-                LogEntry entry = Records.readEntry(ByteBuffer.wrap(Records.bytes(record)));
-                long previousRevision = record.getLong();
-                byte[] previousJson = record.get() != 0 ? Records.bytes(record) : null;
-                events.add(new HistoryEvent(entry, previousRevision, previousJson));
-            }
-            ByteBuffer end = next(reader);
-            Records.expectKind(end, Records.SNAPSHOT_END);
-            if (end.getInt() != objectCount || end.getInt() != eventCount) {
-                throw new IllegalArgumentException("its end does not match its header");
-            }
-            return new Contents(revision, oldest, objects, events);
-        } catch (IOException | RuntimeException e) {
-            if (e instanceof StorageException storage) {
-                throw storage;
-            }
-            throw new StorageException("the snapshot " + file + " cannot be read (" + e.getMessage() + "); "
-                    + "refusing to start rather than lose what it holds", e);
+        } catch (IOException e) {
+            throw new StorageException("the snapshot " + file + " cannot be opened: " + e, e);
         }
+    }
+
+    private static Contents read(RecordReader reader) throws IOException {
+        ByteBuffer header = next(reader);
+        Records.expectKind(header, Records.SNAPSHOT_HEADER);
+        long revision = header.getLong();
+        long oldest = header.getLong();
+        int objectCount = header.getInt();
+        int eventCount = header.getInt();
+        if (oldest < 0 || revision < oldest || eventCount != revision - oldest) {
+            throw new IllegalArgumentException("its header gives revision " + revision + ", history from " + oldest
+                    + " and " + eventCount + " history events, which do not fit together");
+        }
+        long left = reader.size() - reader.position();
+        if (objectCount < 0 || (long) objectCount * Records.MIN_OBJECT_RECORD
+                + (long) eventCount * Records.MIN_HISTORY_RECORD + Records.END_RECORD > left) {
+            throw new IllegalArgumentException("its header counts " + objectCount + " objects and " + eventCount
+                    + " history events, more than the " + left + " bytes after it can hold");
+        }
+        // grown as records are read, never sized by a count: a sparse file can be as large as a count claims
+        List<ObjectEntry> objects = new ArrayList<>();
+        for (int i = 0; i < objectCount; i++) {
+            ByteBuffer record = next(reader);
+            Records.expectKind(record, Records.OBJECT);
+            long objectRevision = record.getLong();
+            ObjectKey key = Records.readKey(record);
+            if (objectRevision <= 0 || objectRevision > revision) {
+                throw new IllegalArgumentException("an object of revision " + objectRevision + " in a snapshot of "
+                        + revision);
+            }
+            objects.add(new ObjectEntry(objectRevision, key, record.get() != 0 ? Records.bytes(record) : null,
+                    reader.recordStart()));
+        }
+        List<HistoryEvent> events = new ArrayList<>();
+        for (int i = 0; i < eventCount; i++) {
+            ByteBuffer record = next(reader);
+            Records.expectKind(record, Records.HISTORY_EVENT);
+            LogEntry entry = Records.readEntry(ByteBuffer.wrap(Records.bytes(record)));
+            if (entry.revision() != oldest + 1 + i) {
+                throw new IllegalArgumentException("history event " + i + " is of revision " + entry.revision()
+                        + ", not " + (oldest + 1 + i));
+            }
+            long previousRevision = record.getLong();
+            if (previousRevision < 0 || previousRevision >= entry.revision()
+                    || (entry.type() == EventType.ADDED) != (previousRevision == 0)) {
+                throw new IllegalArgumentException("the " + entry.type() + " event of revision " + entry.revision()
+                        + " replaced an object of revision " + previousRevision);
+            }
+            byte[] previousJson = record.get() != 0 ? Records.bytes(record) : null;
+            events.add(new HistoryEvent(entry, previousRevision, previousJson, reader.recordStart()));
+        }
+        ByteBuffer end = next(reader);
+        Records.expectKind(end, Records.SNAPSHOT_END);
+        if (end.getInt() != objectCount || end.getInt() != eventCount) {
+            throw new IllegalArgumentException("its end does not match its header");
+        }
+        return new Contents(reader.file(), revision, oldest, objects, events);
     }
 
     private static ByteBuffer next(RecordReader reader) throws IOException {
@@ -166,8 +206,11 @@ final class SnapshotFile {
         if (outcome == RecordReader.Outcome.RECORD) {
             return reader.payload();
         }
-        throw new StorageException("the snapshot " + reader.file() + " is damaged at offset " + reader.recordStart()
-                + ": " + (outcome == RecordReader.Outcome.END ? "it ends early" : reader.problem())
-                + "; refusing to start rather than lose what it holds");
+        throw damaged(reader.file(), reader.recordStart(),
+                outcome == RecordReader.Outcome.END ? "it ends early" : reader.problem());
+    }
+
+    static StorageException damaged(Path file, long offset, String problem) {
+        return new StorageException("the snapshot " + file + " is damaged at offset " + offset + ": " + problem);
     }
 }

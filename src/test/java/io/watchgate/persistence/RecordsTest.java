@@ -9,6 +9,7 @@ import io.watchgate.store.EventType;
 import io.watchgate.store.ObjectKey;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -66,5 +67,21 @@ class RecordsTest {
         assertEquals(payload.length, record.getInt(0));
         assertTrue(Records.checksumMatches(ByteBuffer.wrap(payload), record.getInt(4)));
         assertEquals(false, Records.checksumMatches(ByteBuffer.wrap(new byte[] {1, 2, 4}), record.getInt(4)));
+    }
+
+    @Test
+    void anEntryIsToldByItsLayoutBeforeItsChecksumIsComputed() {
+        byte[] payload = Records.entry(entry(EventType.ADDED));
+        assertTrue(Records.isEntryShaped(ByteBuffer.wrap(payload)));
+        assertEquals(false, Records.isEntryShaped(ByteBuffer.wrap(payload, 0, payload.length - 1).slice()),
+                "its JSON's length no longer ends where the payload does");
+        byte[] longer = Arrays.copyOf(payload, payload.length + 1);
+        assertEquals(false, Records.isEntryShaped(ByteBuffer.wrap(longer)), "nor with a byte more");
+        byte[] otherKind = payload.clone();
+        otherKind[0] = Records.OBJECT;
+        assertEquals(false, Records.isEntryShaped(ByteBuffer.wrap(otherKind)));
+        byte[] hugeName = payload.clone();
+        ByteBuffer.wrap(hugeName).putInt(TYPE_OFFSET + 1, Integer.MAX_VALUE);
+        assertEquals(false, Records.isEntryShaped(ByteBuffer.wrap(hugeName)), "a length past the payload");
     }
 }
