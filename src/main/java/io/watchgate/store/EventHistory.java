@@ -1,5 +1,6 @@
 package io.watchgate.store;
 
+import io.watchgate.memory.MemoryBudget;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,9 +16,12 @@ final class EventHistory {
     private volatile long newest;
     /** Serialized bytes of the retained events' objects: what the byte budget bounds. Committer-only. */
     private long retainedBytes;
+    /** The server's memory account, which the retained bytes count into as well. */
+    private final MemoryBudget budget;
 
-    EventHistory(int capacity) {
+    EventHistory(int capacity, MemoryBudget budget) {
         this.ring = new ChangeEvent[capacity];
+        this.budget = budget;
     }
 
     /** Recovery: an empty history whose oldest readable state is {@code revision}. */
@@ -40,7 +44,9 @@ final class EventHistory {
 
     void append(ChangeEvent event) {
         ring[slot(event.revision())] = event;
-        retainedBytes += event.object().json().length;
+        int bytes = event.object().json().length;
+        retainedBytes += bytes;
+        budget.charge(MemoryBudget.Use.HISTORY, bytes);
         newest = event.revision();
     }
 
@@ -64,11 +70,14 @@ final class EventHistory {
 
     /** Frees the slots of revisions in ({@code from}, {@code through}], already dropped. */
     void release(long from, long through) {
+        long released = 0;
         for (long r = from + 1; r <= through; r++) {
             int slot = slot(r);
-            retainedBytes -= ring[slot].object().json().length;
+            released += ring[slot].object().json().length;
             ring[slot] = null;
         }
+        retainedBytes -= released;
+        budget.release(MemoryBudget.Use.HISTORY, released);
     }
 
     /** Up to {@code limit} retained events after {@code revision}, in order. */

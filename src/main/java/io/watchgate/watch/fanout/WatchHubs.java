@@ -6,6 +6,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.watchgate.memory.MemoryBudget;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.Store;
 import io.watchgate.watch.EncodedEvents;
@@ -36,17 +37,21 @@ public class WatchHubs {
     private final Store store;
     private final EncodedEvents frames;
     private final WatchConfig config;
+    private final MemoryBudget budget;
     private final ConcurrentHashMap<Thread, WatchHub> hubs = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicLong endedSlow = new AtomicLong();
     private final WatchCounts counts = new WatchCounts();
     private volatile boolean draining;
 
-    WatchHubs(Vertx vertx, Store store, EncodedEvents frames, WatchConfig config) {
+    WatchHubs(Vertx vertx, Store store, EncodedEvents frames, WatchConfig config, MemoryBudget budget) {
         this.vertx = vertx;
         this.store = store;
         this.frames = frames;
         this.config = config;
+        this.budget = budget;
+        // second to give up memory, after cached frames: stalled watchers re-watch as after any slow-client end
+        budget.shedder(MemoryBudget.Shed.WATCHERS, b -> hubs.values().forEach(WatchHub::shedStalled));
     }
 
     /**
@@ -81,7 +86,7 @@ public class WatchHubs {
             sink.end();
             return;
         }
-        WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(), t -> new WatchHub(vertx, store, frames, this));
+        WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(), t -> new WatchHub(vertx, store, frames, this, budget));
         Watcher watcher = new Watcher(spec, sink, hub, store, frames, config);
         counts.started(watcher.resource(), watcher.form());
         hub.attach(watcher);
