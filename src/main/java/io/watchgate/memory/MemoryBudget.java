@@ -26,9 +26,9 @@ public final class MemoryBudget {
         }
     }
 
-    /** What was given up to get back under the limit. */
+    /** What was given up to get back under the limit (new watches are refused, as writes, until back under). */
     public enum Shed {
-        FRAMES, WATCHERS, WRITES;
+        FRAMES, WATCHERS, WRITES, NEW_WATCHES;
 
         public String tag() {
             return name().toLowerCase(Locale.ROOT);

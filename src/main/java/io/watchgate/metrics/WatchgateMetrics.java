@@ -76,7 +76,7 @@ public class WatchgateMetrics implements MeterBinder {
         for (MemoryBudget.Shed what : MemoryBudget.Shed.values()) {
             FunctionCounter.builder("watchgate.memory.shed", memory, m -> m.shed(what)).tag("what", what.tag())
                     .description("what was given up to stay within the memory budget: cached frames dropped, "
-                            + "stalled watchers ended, writes refused").register(registry);
+                            + "stalled watchers ended, writes and new watches refused").register(registry);
         }
 
         storage.log().ifPresent(log -> {

@@ -32,11 +32,10 @@ public class StorageProducer {
     @Singleton
     MemoryStore store(ObjectMapper mapper, HistoryConfig history, StorageConfig storage, Clock clock,
             MemoryBudget budget) {
-        // history counts into the memory budget, and a refused write cannot compact it: so that history alone
-        // never holds the budget full, it gets at most half of it
-        long historyBytes = Math.min(history.maxBytes(), budget.limit() / 2);
+        long historyBytes = MemoryStore.historyBytesWithin(history.maxBytes(), budget);
         if (historyBytes < history.maxBytes()) {
-            LOG.warnf("watchgate.history.max-bytes lowered to %d, half the memory budget", historyBytes);
+            LOG.warnf("watchgate.history.max-bytes lowered to %d so that history (counted twice: serialized and "
+                    + "as trees) fills at most half the memory budget", historyBytes);
         }
         MemoryStore store = new MemoryStore(mapper, history.maxRevisions(), historyBytes, clock, budget);
         if (storage.mode() == StorageConfig.Mode.DURABLE) {

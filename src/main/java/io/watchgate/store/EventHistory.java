@@ -10,6 +10,11 @@ import java.util.List;
  * committer appends and advances {@link #oldest}.
  */
 final class EventHistory {
+    /**
+     * The retained events count into the memory budget at this many times their serialized objects: the store
+     * keeps each object's tree as well, which takes about as much again.
+     */
+    static final int BUDGET_FACTOR = 2;
     private final ChangeEvent[] ring;
     /** Events with revision in (oldest, newest] are retained; the state at {@code oldest} is readable. */
     private volatile long oldest;
@@ -46,7 +51,7 @@ final class EventHistory {
         ring[slot(event.revision())] = event;
         int bytes = event.object().json().length;
         retainedBytes += bytes;
-        budget.charge(MemoryBudget.Use.HISTORY, bytes);
+        budget.charge(MemoryBudget.Use.HISTORY, BUDGET_FACTOR * bytes);
         newest = event.revision();
     }
 
@@ -77,7 +82,7 @@ final class EventHistory {
             ring[slot] = null;
         }
         retainedBytes -= released;
-        budget.release(MemoryBudget.Use.HISTORY, released);
+        budget.release(MemoryBudget.Use.HISTORY, BUDGET_FACTOR * released);
     }
 
     /** Up to {@code limit} retained events after {@code revision}, in order. */

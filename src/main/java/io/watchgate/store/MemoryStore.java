@@ -38,6 +38,15 @@ public final class MemoryStore implements Store, StoreStatistics, HistoryCompact
     private final StateTransfer transfer;
     private final MemoryBudget budget;
 
+    /**
+     * The history bound to use within {@code budget}: history counts into it at twice its bytes (see
+     * {@link EventHistory#BUDGET_FACTOR}), and a refused write cannot compact it: so that history alone never
+     * holds the budget full, it may fill at most half of it.
+     */
+    public static long historyBytesWithin(long maxHistoryBytes, MemoryBudget budget) {
+        return Math.min(maxHistoryBytes, budget.limit() / (2L * EventHistory.BUDGET_FACTOR));
+    }
+
     /** A store that answers to no memory budget but its history's bounds (tests, tools). */
     public MemoryStore(ObjectMapper mapper, int maxRevisions, long maxHistoryBytes, Clock clock) {
         this(mapper, maxRevisions, maxHistoryBytes, clock, MemoryBudget.unbounded());

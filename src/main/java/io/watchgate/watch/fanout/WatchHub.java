@@ -146,7 +146,8 @@ final class WatchHub implements WatchLoop {
         }
     }
 
-    private void endStalledWhileOver() {
+    /** On this loop: ends stalled watchers, longest stalled first, until the budget is no longer exceeded. */
+    void endStalledWhileOver() {
         sheddingAsked.set(false);
         int ended = 0;
         for (Watcher watcher : List.copyOf(pinned.keySet())) {

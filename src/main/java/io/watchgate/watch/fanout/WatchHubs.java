@@ -51,17 +51,33 @@ public class WatchHubs {
         this.config = config;
         this.budget = budget;
         // second to give up memory, after cached frames: stalled watchers re-watch as after any slow-client end
-        budget.shedder(MemoryBudget.Shed.WATCHERS, b -> hubs.values().forEach(WatchHub::shedStalled));
+        budget.shedder(MemoryBudget.Shed.WATCHERS, b -> {
+            // the calling loop's own at once: a loop busy starting watches would run a queued task too late
+            WatchHub own = hubs.get(Thread.currentThread());
+            for (WatchHub hub : hubs.values()) {
+                if (hub == own) {
+                    hub.endStalledWhileOver();
+                } else {
+                    hub.shedStalled();
+                }
+            }
+        });
     }
 
     /**
-     * Takes a place for one more watch, or refuses it: 503 while draining, 429 at the configured maximum.
+     * Takes a place for one more watch, or refuses it: 503 while draining, 429 at the configured maximum or past
+     * the memory budget.
      * A caller that then cannot start its watch gives the place back with {@link #release()}.
      */
     public void admit() {
         if (draining) {
             throw new ApiException(503, "ServiceUnavailable", "the server is not accepting new watches right now",
                     ApiException.Details.NONE, 1, null);
+        }
+        if (budget.isOver()) {
+            budget.shed(MemoryBudget.Shed.NEW_WATCHES, 1);
+            throw new ApiException(429, "TooManyRequests", "the server is short of memory and takes no new watches "
+                    + "for now", ApiException.Details.NONE, budget.retryAfterSeconds(), null);
         }
         if (active.incrementAndGet() > config.maxWatchers()) {
             active.decrementAndGet();
