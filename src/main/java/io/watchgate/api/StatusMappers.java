@@ -32,6 +32,13 @@ public class StatusMappers {
         return toResponse(ApiException.expired("too old resource version: " + e.requested() + " (" + e.oldest() + ")"));
     }
 
+    /** The server is short of memory: nothing changed, and the same write may succeed shortly. */
+    @ServerExceptionMapper
+    public Response overloaded(StoreException.Overloaded e) {
+        return toResponse(new ApiException(429, "TooManyRequests", e.getMessage(), ApiException.Details.NONE,
+                e.retryAfterSeconds(), null));
+    }
+
     /** The log could not take the write: nothing changed, and the client may try again. */
     @ServerExceptionMapper
     public Response unavailable(StoreException.Unavailable e) {

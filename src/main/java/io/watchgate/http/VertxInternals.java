@@ -3,8 +3,10 @@ package io.watchgate.http;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
 import io.vertx.core.http.WebSocketFrameType;
+import io.vertx.core.http.impl.WebSocketInternal;
 import io.vertx.core.http.impl.ws.WebSocketFrameImpl;
 import io.vertx.core.net.impl.ConnectionBase;
 
@@ -57,6 +59,20 @@ public final class VertxInternals {
             // (as the channel's own close(), which passes through it) flushes what is queued first
             base.channelHandlerContext().close();
             return true;
+        }
+    }
+
+    /**
+     * Closes a WebSocket's connection at once, dropping whatever is queued for it. Its own {@code close} queues the
+     * close frame behind what is queued, which a client that stopped reading never lets out, so its buffers would
+     * stay taken for as long as it keeps the connection open.
+     */
+    public static void closeAtOnce(ServerWebSocket socket) {
+        if (socket instanceof WebSocketInternal internal) {
+            // toward the socket from Vert.x's own handler, as in closeAtOnceUnlessEnded
+            internal.channelHandlerContext().close();
+        } else {
+            socket.close((short) 1008, "watch ended: the client fell too far behind");
         }
     }
 }

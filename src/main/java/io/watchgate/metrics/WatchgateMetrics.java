@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.watchgate.api.SendDeadline;
+import io.watchgate.memory.MemoryBudget;
 import io.watchgate.persistence.StorageProducer;
 import io.watchgate.persistence.WriteAheadLog;
 import io.watchgate.store.ObjectCounts;
@@ -27,12 +28,15 @@ public class WatchgateMetrics implements MeterBinder {
     private final WatchHubs watches;
     private final StorageProducer storage;
     private final SendDeadline deadline;
+    private final MemoryBudget memory;
 
-    WatchgateMetrics(Store store, WatchHubs watches, StorageProducer storage, SendDeadline deadline) {
+    WatchgateMetrics(Store store, WatchHubs watches, StorageProducer storage, SendDeadline deadline,
+            MemoryBudget memory) {
         this.store = store;
         this.watches = watches;
         this.storage = storage;
         this.deadline = deadline;
+        this.memory = memory;
     }
 
     @Override
@@ -62,6 +66,18 @@ public class WatchgateMetrics implements MeterBinder {
         FunctionCounter.builder("watchgate.responses.cut.off", deadline, SendDeadline::cutOff)
                 .description("streamed lists cut off for not being sent whole within the send timeout")
                 .register(registry);
+
+        Gauge.builder("watchgate.memory.budget", memory, MemoryBudget::limit).baseUnit("bytes")
+                .description("the memory budget: what the server may keep on behalf of clients").register(registry);
+        for (MemoryBudget.Use use : MemoryBudget.Use.values()) {
+            Gauge.builder("watchgate.memory.used", memory, m -> m.used(use)).baseUnit("bytes").tag("use", use.tag())
+                    .description("bytes counted against the memory budget, by who keeps them").register(registry);
+        }
+        for (MemoryBudget.Shed what : MemoryBudget.Shed.values()) {
+            FunctionCounter.builder("watchgate.memory.shed", memory, m -> m.shed(what)).tag("what", what.tag())
+                    .description("what was given up to stay within the memory budget: cached frames dropped, "
+                            + "stalled watchers ended, writes and new watches refused").register(registry);
+        }
 
         storage.log().ifPresent(log -> {
             FunctionTimer.builder("watchgate.wal.sync", log, WriteAheadLog::syncs, WriteAheadLog::syncNanos,

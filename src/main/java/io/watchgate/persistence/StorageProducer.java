@@ -2,6 +2,7 @@ package io.watchgate.persistence;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.ShutdownEvent;
+import io.watchgate.memory.MemoryBudget;
 import io.watchgate.store.HistoryConfig;
 import io.watchgate.store.MemoryStore;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,8 +30,14 @@ public class StorageProducer {
 
     @Produces
     @Singleton
-    MemoryStore store(ObjectMapper mapper, HistoryConfig history, StorageConfig storage, Clock clock) {
-        MemoryStore store = new MemoryStore(mapper, history.maxRevisions(), history.maxBytes(), clock);
+    MemoryStore store(ObjectMapper mapper, HistoryConfig history, StorageConfig storage, Clock clock,
+            MemoryBudget budget) {
+        long historyBytes = MemoryStore.historyBytesWithin(history.maxBytes(), budget);
+        if (historyBytes < history.maxBytes()) {
+            LOG.warnf("watchgate.history.max-bytes lowered to %d so that history (counted twice: serialized and "
+                    + "as trees) fills at most half the memory budget", historyBytes);
+        }
+        MemoryStore store = new MemoryStore(mapper, history.maxRevisions(), historyBytes, clock, budget);
         if (storage.mode() == StorageConfig.Mode.DURABLE) {
             durable = DurableStorage.open(storage, store, mapper);
         }

@@ -1,5 +1,6 @@
 package io.watchgate.store;
 
+import io.watchgate.memory.MemoryBudget;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,15 +10,23 @@ import java.util.List;
  * committer appends and advances {@link #oldest}.
  */
 final class EventHistory {
+    /**
+     * The retained events count into the memory budget at this many times their serialized objects: the store
+     * keeps each object's tree as well, which takes about as much again.
+     */
+    static final int BUDGET_FACTOR = 2;
     private final ChangeEvent[] ring;
     /** Events with revision in (oldest, newest] are retained; the state at {@code oldest} is readable. */
     private volatile long oldest;
     private volatile long newest;
     /** Serialized bytes of the retained events' objects: what the byte budget bounds. Committer-only. */
     private long retainedBytes;
+    /** The server's memory account, which the retained bytes count into as well. */
+    private final MemoryBudget budget;
 
-    EventHistory(int capacity) {
+    EventHistory(int capacity, MemoryBudget budget) {
         this.ring = new ChangeEvent[capacity];
+        this.budget = budget;
     }
 
     /** Recovery: an empty history whose oldest readable state is {@code revision}. */
@@ -40,7 +49,9 @@ final class EventHistory {
 
     void append(ChangeEvent event) {
         ring[slot(event.revision())] = event;
-        retainedBytes += event.object().json().length;
+        int bytes = event.object().json().length;
+        retainedBytes += bytes;
+        budget.charge(MemoryBudget.Use.HISTORY, BUDGET_FACTOR * bytes);
         newest = event.revision();
     }
 
@@ -64,11 +75,14 @@ final class EventHistory {
 
     /** Frees the slots of revisions in ({@code from}, {@code through}], already dropped. */
     void release(long from, long through) {
+        long released = 0;
         for (long r = from + 1; r <= through; r++) {
             int slot = slot(r);
-            retainedBytes -= ring[slot].object().json().length;
+            released += ring[slot].object().json().length;
             ring[slot] = null;
         }
+        retainedBytes -= released;
+        budget.release(MemoryBudget.Use.HISTORY, BUDGET_FACTOR * released);
     }
 
     /** Up to {@code limit} retained events after {@code revision}, in order. */

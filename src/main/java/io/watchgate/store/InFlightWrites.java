@@ -1,5 +1,6 @@
 package io.watchgate.store;
 
+import io.watchgate.memory.MemoryBudget;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +33,8 @@ public final class InFlightWrites {
     }
 
     private final MvccIndex index;
+    /** The server's memory account: the bytes in flight count into it as well. */
+    private final MemoryBudget budget;
     /** Durable mode only (else null). */
     private volatile CommitLog log;
     /** The last revision handed to a commit; ahead of the index's while the log has writes in flight. */
@@ -44,8 +47,9 @@ public final class InFlightWrites {
     private final LongAdder durableWrites = new LongAdder();
     private final LongAdder durableWaitNanos = new LongAdder();
 
-    InFlightWrites(MvccIndex index) {
+    InFlightWrites(MvccIndex index, MemoryBudget budget) {
         this.index = index;
+        this.budget = budget;
     }
 
     /** The log commits go to, or null in memory mode. */
@@ -89,7 +93,9 @@ public final class InFlightWrites {
         assigned = event.revision();
         unapplied.put(event.key(), event);
         writes.add(write);
-        bytes += serializedBytes(event);
+        long size = serializedBytes(event);
+        bytes += size;
+        budget.charge(MemoryBudget.Use.WRITES, size);
         return write.durable();
     }
 
@@ -123,7 +129,9 @@ public final class InFlightWrites {
         durableWrites.increment();
         durableWaitNanos.add(System.nanoTime() - write.submittedNanos());
         unapplied.remove(event.key(), event);
-        bytes -= serializedBytes(event);
+        long size = serializedBytes(event);
+        bytes -= size;
+        budget.release(MemoryBudget.Use.WRITES, size);
     }
 
     /** Every write in flight is lost: drops them all, and returns them to be refused. Commit lock held. */
@@ -132,6 +140,7 @@ public final class InFlightWrites {
         List<Write> lost = new ArrayList<>(writes);
         writes.clear();
         unapplied.clear();
+        budget.release(MemoryBudget.Use.WRITES, bytes);
         bytes = 0;
         assigned = index.revision();
         return lost;

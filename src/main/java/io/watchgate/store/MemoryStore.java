@@ -1,6 +1,7 @@
 package io.watchgate.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.watchgate.memory.MemoryBudget;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -35,17 +36,36 @@ public final class MemoryStore implements Store, StoreStatistics, HistoryCompact
     private final Installer installer;
     private final LogSink logSink;
     private final StateTransfer transfer;
+    private final MemoryBudget budget;
+
+    /**
+     * The history bound to use within {@code budget}: history counts into it at twice its bytes (see
+     * {@link EventHistory#BUDGET_FACTOR}), and a refused write cannot compact it: so that history alone never
+     * holds the budget full, it may fill at most half of it.
+     */
+    public static long historyBytesWithin(long maxHistoryBytes, MemoryBudget budget) {
+        return Math.min(maxHistoryBytes, budget.limit() / (2L * EventHistory.BUDGET_FACTOR));
+    }
+
+    /** A store that answers to no memory budget but its history's bounds (tests, tools). */
+    public MemoryStore(ObjectMapper mapper, int maxRevisions, long maxHistoryBytes, Clock clock) {
+        this(mapper, maxRevisions, maxHistoryBytes, clock, MemoryBudget.unbounded());
+    }
 
     /**
      * @param maxRevisions     at most this many revisions of history are kept
      * @param maxHistoryBytes  and at most about this many serialized bytes of events (the newest is always kept)
+     * @param budget           the server's memory account: history and writes in flight count into it, and
+     *                         writes are refused while it is exceeded
      */
-    public MemoryStore(ObjectMapper mapper, int maxRevisions, long maxHistoryBytes, Clock clock) {
+    public MemoryStore(ObjectMapper mapper, int maxRevisions, long maxHistoryBytes, Clock clock,
+            MemoryBudget budget) {
         if (maxRevisions < 1 || maxHistoryBytes < 1) {
             throw new IllegalArgumentException("history bounds must be positive");
         }
-        this.index = new MvccIndex(maxRevisions);
-        this.inFlight = new InFlightWrites(index);
+        this.budget = budget;
+        this.index = new MvccIndex(maxRevisions, budget);
+        this.inFlight = new InFlightWrites(index, budget);
         this.preparation = new CommitPreparation(mapper, clock, inFlight);
         this.waiters = new RevisionWaiters(index::revision);
         this.compaction = new Compaction(commitLock, index, maxHistoryBytes);
@@ -66,6 +86,10 @@ public final class MemoryStore implements Store, StoreStatistics, HistoryCompact
 
     @Override
     public CompletableFuture<ChangeEvent> submit(Mutation mutation) {
+        if (!budget.admitsWrite()) {
+            throw new StoreException.Overloaded("the server is short of memory and takes no writes for now",
+                    budget.retryAfterSeconds());
+        }
         CommitLog log = inFlight.log();
         commitLock.lock();
         try {

@@ -1,5 +1,6 @@
 package io.watchgate.store;
 
+import io.watchgate.memory.MemoryBudget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +24,8 @@ final class MvccIndex {
     private final ObjectCounts counts = new ObjectCounts();
     private volatile long revision;
 
-    MvccIndex(int maxRevisions) {
-        this.history = new EventHistory(maxRevisions);
+    MvccIndex(int maxRevisions, MemoryBudget budget) {
+        this.history = new EventHistory(maxRevisions, budget);
     }
 
     /** The newest published revision: everything up to it is installed. */

@@ -25,7 +25,8 @@ public interface Store {
      * complete on the log's thread.
      *
      * @throws StoreException.KeyExists, KeyNotFound, RevisionConflict or GuardChanged when the precondition or a
-     *         guard fails, and Unavailable when the store takes no writes
+     *         guard fails, Unavailable when the store takes no writes, and Overloaded when the server's memory
+     *         budget is exceeded for now
      */
     CompletableFuture<ChangeEvent> submit(Mutation mutation);
 

@@ -69,6 +69,23 @@ public abstract sealed class StoreException extends RuntimeException {
         }
     }
 
+    /**
+     * The server is short of memory and takes no writes for now; nothing changed, and the same write may succeed
+     * after {@link #retryAfterSeconds()}.
+     */
+    public static final class Overloaded extends StoreException {
+        private final int retryAfterSeconds;
+
+        public Overloaded(String message, int retryAfterSeconds) {
+            super(message);
+            this.retryAfterSeconds = retryAfterSeconds;
+        }
+
+        public int retryAfterSeconds() {
+            return retryAfterSeconds;
+        }
+    }
+
     /** The store cannot take writes now (the log could not be written); reads still work. */
     public static final class Unavailable extends StoreException {
         public Unavailable(String message) {

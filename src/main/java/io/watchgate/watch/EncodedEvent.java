@@ -8,6 +8,7 @@ import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.EventType;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -27,18 +28,35 @@ public final class EncodedEvent {
     }
 
     private static final int VARIANTS = Variant.values().length;
+    private static final long UNCACHED = -1;
 
     private final ChangeEvent event;
     private final ObjectMapper mapper;
+    /** The cache that counts this entry's bytes while it holds it. */
+    private final EncodedEvents cache;
+    /** The bytes counted to the cache so far, or {@link #UNCACHED} once it has let go of this entry. */
+    private final AtomicLong charged;
     private final AtomicReferenceArray<Buffer> frames =
             new AtomicReferenceArray<>(WireFormat.values().length * VARIANTS);
     private volatile byte[] previousRestamped;
     /** Frames for the other renderings, by rendering key, slotted as {@link #frames}. */
     private volatile Map<String, AtomicReferenceArray<Buffer>> rendered;
 
-    EncodedEvent(ChangeEvent event, ObjectMapper mapper) {
+    /** An entry of {@code cache}, which counts the frames built for it. */
+    EncodedEvent(ChangeEvent event, ObjectMapper mapper, EncodedEvents cache) {
+        this(event, mapper, cache, 0);
+    }
+
+    private EncodedEvent(ChangeEvent event, ObjectMapper mapper, EncodedEvents cache, long charged) {
         this.event = event;
         this.mapper = mapper;
+        this.cache = cache;
+        this.charged = new AtomicLong(charged);
+    }
+
+    /** Frames for {@code event} outside any cache: built for whoever asks, and gone with them. */
+    static EncodedEvent uncached(ChangeEvent event, ObjectMapper mapper) {
+        return new EncodedEvent(event, mapper, null, UNCACHED);
     }
 
     public ChangeEvent event() {
@@ -58,9 +76,33 @@ public final class EncodedEvent {
         Buffer frame = slots.get(slot);
         if (frame == null) {
             frame = build(format, variant, rendering);
-            slots.set(slot, frame);
+            if (slots.compareAndSet(slot, null, frame)) {
+                if (cache != null) {
+                    cache.charge(this, frame.length());
+                }
+            } else {
+                frame = slots.get(slot); // built meanwhile by another loop: the same bytes, counted once
+            }
         }
         return frame;
+    }
+
+    /** Adds {@code size} to the bytes counted for this entry; false once its cache let go of it. */
+    boolean addCharge(long size) {
+        long before;
+        do {
+            before = charged.get();
+            if (before == UNCACHED) {
+                return false;
+            }
+        } while (!charged.compareAndSet(before, before + size));
+        return true;
+    }
+
+    /** Its cache lets go of this entry: returns the bytes counted for it, which count no more. */
+    long uncache() {
+        long before = charged.getAndSet(UNCACHED);
+        return before == UNCACHED ? 0 : before;
     }
 
     private Buffer build(WireFormat format, Variant variant, ObjectRendering rendering) {

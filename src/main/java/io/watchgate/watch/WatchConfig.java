@@ -34,6 +34,14 @@ public interface WatchConfig {
     @WithDefault("1000")
     int maxBacklog();
 
+    /**
+     * And once those events total more than this many bytes (as serialized objects): a client that far behind
+     * relists rather than replay them, and the server counts the queue of a stalled watcher against its memory
+     * budget until then.
+     */
+    @WithDefault("67108864")
+    long maxBacklogBytes();
+
     /** Watches served at once; more are refused with 429 and Retry-After. */
     @WithDefault("150000")
     int maxWatchers();

@@ -22,6 +22,17 @@ public interface WatchLoop {
     default void bookmarkSent() {
     }
 
+    /**
+     * {@code watcher} waits for its client to take up about {@code bytes} queued for it, until
+     * {@link #unpinned}: they count against the server's memory budget meanwhile.
+     */
+    default void pinned(Watcher watcher, long bytes) {
+    }
+
+    /** {@code watcher}'s client took up what was queued for it (also implied by {@link #detach}). */
+    default void unpinned(Watcher watcher) {
+    }
+
     /** Forgets the watcher and its timers; {@code slow} when it was ended for falling behind. */
     void detach(Watcher watcher, boolean slow);
 }

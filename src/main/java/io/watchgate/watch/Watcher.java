@@ -30,6 +30,12 @@ import org.jboss.logging.Logger;
 public final class Watcher {
 
     private static final Logger LOG = Logger.getLogger(Watcher.class);
+    /**
+     * Netty's default high-water mark, which Vert.x keeps: a sink reports full once more than this is queued, so
+     * a watcher that stops at full has at most this plus its last frame queued. (Netty copies each frame into a
+     * direct buffer of the connection's, so those bytes are the watcher's own, not shared.)
+     */
+    private static final long QUEUED_BEFORE_FULL = 64 * 1024;
 
     public enum TimerKind { END, BOOKMARK, HEARTBEAT }
 
@@ -45,7 +51,12 @@ public final class Watcher {
     private long position;
     private boolean wentLive;
     private int missed;
+    private long missedBytes;
     private int drainWait;
+    /** The bytes of the last frame written: with a full queue, it is most of what is queued. */
+    private int lastWritten;
+    /** The bytes counted against the memory budget while waiting for a drain, or 0. */
+    private long pinned;
 
     public Watcher(WatchSpec spec, WatchSink sink, WatchLoop loop, Store store, EncodedEvents frames,
             WatchConfig config) {
@@ -123,7 +134,7 @@ public final class Watcher {
             for (int i = 0; i < matches.size(); i++) {
                 StoredObject object = matches.get(i);
                 // no id: a client cut off halfway through the snapshot must start over, not resume inside it
-                sink.write(format.frame("ADDED", spec.rendering().bytesOf(object), WireFormat.NO_ID));
+                send(format.frame("ADDED", spec.rendering().bytesOf(object), WireFormat.NO_ID));
                 sent++;
                 boolean lastOfAll = scan.isDone() && i == matches.size() - 1;
                 if (!lastOfAll && sink.writeQueueFull()) {
@@ -158,12 +169,36 @@ public final class Watcher {
      */
     private void afterDrain(Runnable next) {
         int wait = ++drainWait;
+        pin();
         sink.onDrain(() -> {
             if (wait == drainWait && state != State.ENDED) {
                 drainWait++;
+                unpin();
                 guarded(next);
             }
         });
+    }
+
+    /** Waiting for a drain: what is queued counts against the memory budget, and what goes by is counted. */
+    private void pin() {
+        if (pinned == 0) {
+            pinned = lastWritten + QUEUED_BEFORE_FULL;
+            missed = 0;
+            missedBytes = 0;
+            loop.pinned(this, pinned);
+        }
+    }
+
+    private void unpin() {
+        if (pinned != 0) {
+            pinned = 0;
+            loop.unpinned(this);
+        }
+    }
+
+    private void send(Buffer frame) {
+        sink.write(frame);
+        lastWritten = frame.length();
     }
 
     /** Runs {@code task} on the loop later, ending this watch alone if it throws. */
@@ -202,7 +237,7 @@ public final class Watcher {
                 position = event.revision();
                 Buffer frame = select(frames.of(event));
                 if (frame != null) {
-                    sink.write(frame);
+                    send(frame);
                     sent++;
                     if (sink.writeQueueFull()) {
                         stall();
@@ -224,6 +259,7 @@ public final class Watcher {
         state = State.LIVE;
         wentLive = true;
         drainWait++; // no earlier wait may act on a live watcher
+        unpin();
     }
 
     /**
@@ -242,20 +278,23 @@ public final class Watcher {
                 if (frame == null) {
                     return false;
                 }
-                sink.write(frame);
+                send(frame);
                 if (sink.writeQueueFull()) {
                     stall();
                 }
                 return true;
             }
-            case STALLED -> {
-                if (spec.range().contains(event.event().key()) && ++missed > config.maxBacklog()) {
-                    endSlow(missed + " events behind");
+            default -> {
+                // it will come from history; but a client that stopped reading (in its snapshot too) has a bound
+                if (pinned != 0 && state != State.ENDED && spec.range().contains(event.event().key())) {
+                    missedBytes += event.event().object().json().length;
+                    if (++missed > config.maxBacklog()) {
+                        endSlow(missed + " events behind");
+                    } else if (missedBytes > config.maxBacklogBytes()) {
+                        endSlow(missedBytes + " bytes of events behind");
+                    }
                 }
                 return false;
-            }
-            default -> {
-                return false; // reading history: the event will come from there
             }
         }
     }
@@ -271,7 +310,6 @@ public final class Watcher {
 
     private void stall() {
         state = State.STALLED;
-        missed = 0;
         afterDrain(() -> {
             state = State.CATCHING_UP;
             catchUp();
@@ -300,7 +338,7 @@ public final class Watcher {
             }
             case HEARTBEAT -> {
                 if (state == State.LIVE) {
-                    sink.write(sink.format().heartbeat());
+                    send(sink.format().heartbeat());
                     stallIfFull();
                 }
                 loop.schedule(this, TimerKind.HEARTBEAT, config.sseHeartbeat().toMillis());
@@ -339,6 +377,13 @@ public final class Watcher {
         }
     }
 
+    /** The server is short of memory, and this watcher's client is not reading: it re-watches later. */
+    public void endForMemory() {
+        if (state != State.ENDED) {
+            endSlow("the server is short of memory");
+        }
+    }
+
     private void endSlow(String how) {
         LOG.infof("ended a watch of %s%s: its client stopped reading (%s); it may re-watch from resourceVersion %d",
                 resource(), spec.range().namespace() == null ? "" : " in " + spec.range().namespace(), how,
@@ -370,7 +415,7 @@ public final class Watcher {
     private void expire(long requested, long oldest) {
         ApiException gone = ApiException.expired("too old resource version: " + requested + " (" + oldest + ")");
         // an EventSource is told to forget its Last-Event-ID, so that reconnecting starts from a fresh snapshot
-        sink.write(sink.format().frame("ERROR", spec.rendering().renderControl(StatusBody.of(gone)),
+        send(sink.format().frame("ERROR", spec.rendering().renderControl(StatusBody.of(gone)),
                 WireFormat.RESET_ID));
         state = State.ENDED;
         loop.detach(this, false);
@@ -379,7 +424,7 @@ public final class Watcher {
 
     /** Writes a BOOKMARK at {@code revision} and counts it. */
     private void writeBookmark(long revision, boolean initialEventsEnd) {
-        sink.write(sink.format().bookmark(spec.type(), revision, initialEventsEnd, spec.rendering()));
+        send(sink.format().bookmark(spec.type(), revision, initialEventsEnd, spec.rendering()));
         loop.bookmarkSent();
     }
 

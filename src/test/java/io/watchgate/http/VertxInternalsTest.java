@@ -135,6 +135,38 @@ class VertxInternalsTest {
     }
 
     @Test
+    void closingAWebSocketAtOnceDropsWhatIsQueuedInsteadOfSendingItFirst() throws Exception {
+        CompletableFuture<Long> writtenWhenCut = new CompletableFuture<>();
+        // upgraded as the watch route upgrades
+        int port = serve(request -> request.toWebSocket().onSuccess(socket -> vertx.setTimer(1, later -> {
+            Buffer message = Buffer.buffer(new byte[64 * 1024]);
+            long written = 0;
+            while (!socket.writeQueueFull()) { // the client reads nothing
+                socket.writeBinaryMessage(message);
+                written += message.length();
+            }
+            long queued = written;
+            vertx.setTimer(100, cut -> {
+                VertxInternals.closeAtOnce(socket);
+                writtenWhenCut.complete(queued);
+            });
+        })));
+        try (Socket client = new Socket()) {
+            client.setReceiveBufferSize(4096);
+            client.connect(new InetSocketAddress("localhost", port));
+            client.setSoTimeout(10_000); // a connection left open fails the test rather than hang it
+            client.getOutputStream().write(("GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n"
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    + "Sec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            client.getOutputStream().flush();
+            long written = writtenWhenCut.get(10, TimeUnit.SECONDS);
+            long received = readUntilClosed(client.getInputStream()); // as if the client read on after all
+            assertTrue(received < written, "the queued bytes were dropped: " + received + " of " + written
+                    + " bytes arrived");
+        }
+    }
+
+    @Test
     void aResponseThatEndedIsLeftAloneAndItsConnectionServesOn() throws Exception {
         List<HttpConnection> connections = Collections.synchronizedList(new ArrayList<>());
         List<Boolean> closed = Collections.synchronizedList(new ArrayList<>());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.memory.MemoryBudget;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -261,7 +262,7 @@ class MemoryStoreTest {
 
     @Test
     void compactedEventsLeaveTheRing() {
-        EventHistory history = new EventHistory(10);
+        EventHistory history = new EventHistory(10, MemoryBudget.unbounded());
         for (long r = 1; r <= 3; r++) {
             StoredObject object = new StoredObject(key("a"), object("a", "v"), new byte[100], r);
             history.append(new ChangeEvent(r, EventType.MODIFIED, object, null, 0));

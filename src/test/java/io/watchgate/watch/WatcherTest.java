@@ -38,6 +38,8 @@ class WatcherTest {
     private final ResourceType configMaps = new ResourceTypes().find("", "v1", "configmaps").orElseThrow();
     private final HandDrivenLoop loop = new HandDrivenLoop();
     private final ChokingSink sink = new ChokingSink();
+    private final EncodedEvents frames = new EncodedEvents(JSON);
+    private WatchConfig config = new SmallBatches(Long.MAX_VALUE);
 
     @Test
     void drainsThatComeAgainNeverResendInitialEventsNorMoveTheWatchBack() {
@@ -91,10 +93,72 @@ class WatcherTest {
         assertEquals(expected, revisions);
     }
 
+    @Test
+    void whatIsQueuedForAStalledClientCountsUntilItDrains() {
+        Watcher watcher = watcher(false);
+        watcher.start();
+        create("big", 50_000);
+        offerNewest(watcher);
+
+        assertTrue(loop.pinned >= 50_000, "a frame of 50 kB and the queue before it: " + loop.pinned);
+        sink.drainAgain();
+        loop.runQueued();
+        assertEquals(0, loop.pinned);
+        assertTrue(watcher.isLive());
+    }
+
+    @Test
+    void aStalledWatcherIsEndedOnceTheBytesThatWentByPassItsBound() {
+        config = new SmallBatches(130_000);
+        Watcher watcher = watcher(false);
+        watcher.start();
+        create("first", 100);
+        offerNewest(watcher); // its client stops reading here
+        for (int i = 0; i < 3; i++) {
+            create("big-" + i, 40_000);
+            offerNewest(watcher);
+            assertEquals(0, loop.endedSlow, "only " + (i + 1) * 40 + " kB went by");
+        }
+        create("big-3", 40_000);
+        offerNewest(watcher);
+
+        assertEquals(1, loop.endedSlow, "160 kB went by: past 130 kB");
+        assertTrue(sink.aborted, "its connection was dropped, as for any client that stops reading");
+    }
+
+    @Test
+    void aWatcherStalledInItsInitialEventsIsBoundedLikeAnyOther() {
+        config = new SmallBatches(100_000);
+        for (int i = 0; i < 5; i++) {
+            create("cm-" + i, 1000);
+        }
+        Watcher watcher = watcher(true);
+        watcher.start();
+        assertTrue(loop.pinned > 0, "its client stopped reading at the first object");
+        for (int i = 0; i < 3; i++) {
+            create("big-" + i, 40_000);
+            offerNewest(watcher);
+        }
+
+        assertEquals(1, loop.endedSlow);
+        assertTrue(sink.aborted);
+    }
+
+    private void offerNewest(Watcher watcher) {
+        watcher.offer(frames.of(store.eventsAfter(store.currentRevision() - 1).get(0)));
+    }
+
     private void create(String name) {
+        create(name, 0);
+    }
+
+    private void create(String name, int bytes) {
         ObjectNode object = JSON.createObjectNode();
         object.put("apiVersion", "v1").put("kind", "ConfigMap");
         object.putObject("metadata").put("name", name).put("namespace", "ns");
+        if (bytes > 0) {
+            object.putObject("data").put("k", "x".repeat(bytes));
+        }
         Commits.commit(store, Mutation.create(new ObjectKey("configmaps", "ns", name), object));
     }
 
@@ -106,7 +170,7 @@ class WatcherTest {
         WatchSpec spec = new WatchSpec(configMaps, new KeyRange("configmaps", "ns"),
                 Selection.parse(configMaps, null, null), initialEvents, resourceVersion, true, initialEvents,
                 Duration.ofHours(1), ObjectRendering.AS_STORED);
-        return new Watcher(spec, sink, loop, store, new EncodedEvents(JSON), new SmallBatches());
+        return new Watcher(spec, sink, loop, store, frames, config);
     }
 
     /** A client whose buffer is full after every write, until it drains. */
@@ -114,6 +178,7 @@ class WatcherTest {
         private final List<String> frames = new ArrayList<>();
         private Runnable drain;
         private boolean full;
+        private boolean aborted;
 
         @Override
         public WireFormat format() {
@@ -154,6 +219,7 @@ class WatcherTest {
 
         @Override
         public void abort() {
+            aborted = true;
         }
 
         /** "TYPE name revision" per watch event. */
@@ -196,12 +262,27 @@ class WatcherTest {
         public void schedule(Watcher watcher, Watcher.TimerKind kind, long delayMillis) {
         }
 
+        long pinned;
+        int endedSlow;
+
+        @Override
+        public void pinned(Watcher watcher, long bytes) {
+            pinned = bytes;
+        }
+
+        @Override
+        public void unpinned(Watcher watcher) {
+            pinned = 0;
+        }
+
         @Override
         public void detach(Watcher watcher, boolean slow) {
+            unpinned(watcher);
+            endedSlow += slow ? 1 : 0;
         }
     }
 
-    private static final class SmallBatches implements WatchConfig {
+    private record SmallBatches(long maxBacklogBytes) implements WatchConfig {
         public Duration minDuration() { return Duration.ofMinutes(30); }
         public Duration maxDuration() { return Duration.ofMinutes(60); }
         public Duration bookmarkInterval() { return Duration.ofSeconds(60); }

@@ -3,6 +3,7 @@ package io.watchgate.watch.fanout;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.watchgate.memory.MemoryBudget;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.Store;
 import io.watchgate.watch.EncodedEvent;
@@ -11,10 +12,12 @@ import io.watchgate.watch.WatchLoop;
 import io.watchgate.watch.Watcher;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The watchers of one event loop. It is the loop's one consumer of committed events: each event is taken once
@@ -31,12 +34,17 @@ final class WatchHub implements WatchLoop {
     private long lastRevision;
     private boolean dispatching;
     private final List<Watcher> detachedWhileDispatching = new ArrayList<>();
+    private final MemoryBudget budget;
+    /** The watchers waiting for their clients to drain, longest waiting first, and the bytes each has queued. */
+    private final Map<Watcher, Long> pinned = new LinkedHashMap<>();
+    private final AtomicBoolean sheddingAsked = new AtomicBoolean();
 
     /** Must be created on the loop it serves. */
-    WatchHub(Vertx vertx, Store store, EncodedEvents frames, WatchHubs hubs) {
+    WatchHub(Vertx vertx, Store store, EncodedEvents frames, WatchHubs hubs, MemoryBudget budget) {
         this.context = vertx.getOrCreateContext();
         this.frames = frames;
         this.hubs = hubs;
+        this.budget = budget;
         this.timers = new LoopTimers(vertx);
         this.consumer = vertx.eventBus().localConsumer(EventPublisher.ADDRESS, message -> dispatch(message.body()));
         this.lastRevision = store.currentRevision();
@@ -118,7 +126,43 @@ final class WatchHub implements WatchLoop {
     }
 
     @Override
+    public void pinned(Watcher watcher, long bytes) {
+        Long before = pinned.put(watcher, bytes);
+        budget.charge(MemoryBudget.Use.WATCHERS, bytes - (before == null ? 0 : before));
+    }
+
+    @Override
+    public void unpinned(Watcher watcher) {
+        Long bytes = pinned.remove(watcher);
+        if (bytes != null) {
+            budget.release(MemoryBudget.Use.WATCHERS, bytes);
+        }
+    }
+
+    /** From any thread: the budget is exceeded; this loop ends its stalled watchers, longest stalled first. */
+    void shedStalled() {
+        if (sheddingAsked.compareAndSet(false, true)) {
+            context.runOnContext(v -> endStalledWhileOver());
+        }
+    }
+
+    /** On this loop: ends stalled watchers, longest stalled first, until the budget is no longer exceeded. */
+    void endStalledWhileOver() {
+        sheddingAsked.set(false);
+        int ended = 0;
+        for (Watcher watcher : List.copyOf(pinned.keySet())) {
+            if (!budget.isOver()) {
+                break;
+            }
+            watcher.endForMemory();
+            ended++;
+        }
+        budget.shed(MemoryBudget.Shed.WATCHERS, ended);
+    }
+
+    @Override
     public void detach(Watcher watcher, boolean slow) {
+        unpinned(watcher);
         timers.cancel(watcher);
         hubs.detached(watcher, slow);
         if (dispatching) {

@@ -6,6 +6,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.watchgate.memory.MemoryBudget;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.Store;
 import io.watchgate.watch.EncodedEvents;
@@ -36,27 +37,47 @@ public class WatchHubs {
     private final Store store;
     private final EncodedEvents frames;
     private final WatchConfig config;
+    private final MemoryBudget budget;
     private final ConcurrentHashMap<Thread, WatchHub> hubs = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicLong endedSlow = new AtomicLong();
     private final WatchCounts counts = new WatchCounts();
     private volatile boolean draining;
 
-    WatchHubs(Vertx vertx, Store store, EncodedEvents frames, WatchConfig config) {
+    WatchHubs(Vertx vertx, Store store, EncodedEvents frames, WatchConfig config, MemoryBudget budget) {
         this.vertx = vertx;
         this.store = store;
         this.frames = frames;
         this.config = config;
+        this.budget = budget;
+        // second to give up memory, after cached frames: stalled watchers re-watch as after any slow-client end
+        budget.shedder(MemoryBudget.Shed.WATCHERS, b -> {
+            // the calling loop's own at once: a loop busy starting watches would run a queued task too late
+            WatchHub own = hubs.get(Thread.currentThread());
+            for (WatchHub hub : hubs.values()) {
+                if (hub == own) {
+                    hub.endStalledWhileOver();
+                } else {
+                    hub.shedStalled();
+                }
+            }
+        });
     }
 
     /**
-     * Takes a place for one more watch, or refuses it: 503 while draining, 429 at the configured maximum.
+     * Takes a place for one more watch, or refuses it: 503 while draining, 429 at the configured maximum or past
+     * the memory budget.
      * A caller that then cannot start its watch gives the place back with {@link #release()}.
      */
     public void admit() {
         if (draining) {
             throw new ApiException(503, "ServiceUnavailable", "the server is not accepting new watches right now",
                     ApiException.Details.NONE, 1, null);
+        }
+        if (budget.isOver()) {
+            budget.shed(MemoryBudget.Shed.NEW_WATCHES, 1);
+            throw new ApiException(429, "TooManyRequests", "the server is short of memory and takes no new watches "
+                    + "for now", ApiException.Details.NONE, budget.retryAfterSeconds(), null);
         }
         if (active.incrementAndGet() > config.maxWatchers()) {
             active.decrementAndGet();
@@ -81,7 +102,7 @@ public class WatchHubs {
             sink.end();
             return;
         }
-        WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(), t -> new WatchHub(vertx, store, frames, this));
+        WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(), t -> new WatchHub(vertx, store, frames, this, budget));
         Watcher watcher = new Watcher(spec, sink, hub, store, frames, config);
         counts.started(watcher.resource(), watcher.form());
         hub.attach(watcher);

@@ -1,7 +1,9 @@
 package io.watchgate.watch.http;
 
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
+import io.watchgate.http.VertxInternals;
 import io.watchgate.watch.WatchSink;
 import io.watchgate.watch.WireFormat;
 
@@ -9,11 +11,17 @@ import io.watchgate.watch.WireFormat;
 public final class HttpStreamSink implements WatchSink {
 
     private final HttpServerResponse response;
+    /** The HTTP/1.x connection the response is the only stream of; null over HTTP/2. */
+    private final HttpConnection http1;
     private final WireFormat format;
 
-    /** @param response a response whose head is written already */
-    public HttpStreamSink(HttpServerResponse response, WireFormat format) {
+    /**
+     * @param response a response whose head is written already
+     * @param http1    its connection over HTTP/1.x, null over HTTP/2 (where a stream is dropped on its own)
+     */
+    public HttpStreamSink(HttpServerResponse response, HttpConnection http1, WireFormat format) {
         this.response = response;
+        this.http1 = http1;
         this.format = format;
     }
 
@@ -56,8 +64,15 @@ public final class HttpStreamSink implements WatchSink {
 
     @Override
     public void abort() {
-        if (!response.closed()) {
-            response.reset(); // HTTP/2: cancels the stream; HTTP/1.x: closes the connection
+        if (response.closed()) {
+            return;
+        }
+        if (http1 == null) {
+            response.reset(); // cancels the stream, and what is queued for it
+        } else {
+            // Vert.x's reset() and close() would send what is queued first, which a client that stopped reading
+            // never lets happen: its buffers would stay taken for as long as it keeps the connection open
+            VertxInternals.closeAtOnceUnlessEnded(http1, response);
         }
     }
 }

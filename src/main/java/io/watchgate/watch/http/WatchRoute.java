@@ -171,7 +171,8 @@ public class WatchRoute {
             response.putHeader(HttpHeaders.CONTENT_TYPE, spec.rendering().contentType());
             response.writeHead();
         }
-        hubs.start(spec, new HttpStreamSink(response, format));
+        hubs.start(spec, new HttpStreamSink(response,
+                request.version() == HttpVersion.HTTP_2 ? null : request.connection(), format));
     }
 
     /** How the watch shows its objects: in protobuf, as Table rows, converted to its version, or as stored. */

@@ -61,7 +61,9 @@ public final class WebSocketSink implements WatchSink {
     @Override
     public void abort() {
         if (!socket.isClosed()) {
-            socket.close((short) 1008, "watch ended: the client fell too far behind");
+            // not close(1008): the close frame would wait behind what the client is not reading, and so would
+            // the memory queued for it
+            VertxInternals.closeAtOnce(socket);
         }
     }
 }

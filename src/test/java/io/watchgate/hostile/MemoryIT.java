@@ -1,0 +1,267 @@
+package io.watchgate.hostile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Legal workloads that used to exhaust the heap: megabyte objects written again and again under watches that read,
+ * that stop reading, or that stop reading in the middle of their initial events. At {@code -Xmx512m} the server
+ * must stay within its memory budget (shedding cached frames, then stalled watchers, then writes), never run out
+ * of memory, and keep serving everyone else.
+ */
+class MemoryIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient STREAMS = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
+    /** A ConfigMap of about 1 MB: 15 values of 64 KiB (a ConfigMap's data may hold 1 MiB at most). */
+    private static final int VALUES = 15;
+    private static final int VALUE_BYTES = 64 * 1024;
+    /** 600 versions of 1 MiB: more than the heap, were their frames kept regardless of size. */
+    private static final int PATCHES = 600;
+
+    @TempDir
+    static Path work;
+    static HostileApp app;
+
+    @BeforeAll
+    static void start() throws Exception {
+        app = HostileApp.start(work);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        app.close();
+    }
+
+    @Test
+    void aReadingWatchSeesEveryVersionOfAMegabyteObjectPatchedSixHundredTimes() throws Exception {
+        long created = create("big-read", null);
+        String watch = CONFIGMAPS + "?watch=1&fieldSelector=metadata.name%3Dbig-read&resourceVersion=";
+        List<Long> seen = new CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> readResuming(watch, created, seen), "reading watch");
+        reader.start();
+
+        List<Long> written = Hostile.whileOthersAreServed(app, () -> patchAll("big-read", PATCHES));
+
+        reader.join(Duration.ofSeconds(90).toMillis());
+        reader.interrupt();
+        assertEquals(written, seen, "every version, once, in order");
+    }
+
+    @Test
+    void aWatchThatStopsReadingIsEndedWhileTheObjectGoesOnChanging() throws Exception {
+        create("big-stalled", null);
+        try (Socket stalled = watchNotReading(CONFIGMAPS + "?watch=1&fieldSelector=metadata.name%3Dbig-stalled")) {
+            Hostile.whileOthersAreServed(app, () -> patchAll("big-stalled", PATCHES));
+
+            assertEndedByTheServer(stalled);
+        }
+        assertTrue(app.logSinceWarmUp().contains("its client stopped reading"), "the end is logged");
+    }
+
+    @Test
+    void watchesThatStopReadingInTheirInitialEventsAreBoundedLikeAnyOther() throws Exception {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            names.add("snap-" + i);
+            create("snap-" + i, "snapshot");
+        }
+        String watch = CONFIGMAPS + "?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan"
+                + "&allowWatchBookmarks=true&labelSelector=set%3Dsnapshot";
+        List<Socket> stalled = new ArrayList<>();
+        try {
+            // each pins a megabyte frame and its queue: together more than the budget, and than the direct memory
+            // Netty copies frames into, with what the heap holds besides
+            Hostile.whileOthersAreServed(app, () -> {
+                for (int i = 0; i < 300; i++) {
+                    stalled.add(watchNotReading(watch));
+                }
+                // and the objects they were being sent change: more than max-backlog-bytes goes by each
+                for (int round = 0; round < 2; round++) {
+                    for (String name : names) {
+                        patchAll(name, 1);
+                    }
+                }
+                return null;
+            });
+            int refused = 0;
+            for (Socket socket : stalled) {
+                refused += refusedOrEndedByTheServer(socket) ? 1 : 0;
+            }
+            boolean shed = app.logSinceWarmUp().contains("the server is short of memory");
+            assertTrue(shed || refused > 0, "past the memory budget, stalled watchers were ended or new ones refused");
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+        }
+    }
+
+    /** Creates a ConfigMap of about 1 MiB, labelled {@code set} if given; returns its resourceVersion. */
+    private static long create(String name, String set) throws Exception {
+        StringBuilder body = new StringBuilder("{\"metadata\":{\"name\":\"").append(name).append('"');
+        if (set != null) {
+            body.append(",\"labels\":{\"set\":\"").append(set).append("\"}");
+        }
+        body.append("},\"data\":{");
+        String value = "v".repeat(VALUE_BYTES);
+        for (int i = 0; i < VALUES; i++) {
+            body.append(i == 0 ? "" : ",").append("\"k").append(i).append("\":\"").append(value).append('"');
+        }
+        body.append("}}");
+        HttpResponse<byte[]> response = sendAdmitted(app.request(CONFIGMAPS).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+        assertEquals(201, response.statusCode(), () -> new String(response.body(), StandardCharsets.UTF_8));
+        return resourceVersion(JSON.readTree(response.body()));
+    }
+
+    /** Merge-patches one key of {@code name}, {@code times} times; returns the resourceVersions written. */
+    private static List<Long> patchAll(String name, int times) throws Exception {
+        List<Long> written = new ArrayList<>();
+        for (int i = 0; i < times; i++) {
+            HttpResponse<byte[]> response = sendAdmitted(app.request(CONFIGMAPS + "/" + name)
+                    .header("Content-Type", "application/merge-patch+json")
+                    .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"n\":\"" + i + "\"}}")));
+            assertEquals(200, response.statusCode(), () -> new String(response.body(), StandardCharsets.UTF_8));
+            written.add(resourceVersion(JSON.readTree(response.body())));
+        }
+        return written;
+    }
+
+    /**
+     * Sends a write, waiting as told when refused for want of memory (429 with Retry-After, a Status): that is
+     * the server shedding load as it should, and a client that waits gets its write in.
+     */
+    private static HttpResponse<byte[]> sendAdmitted(HttpRequest.Builder request) throws Exception {
+        for (int attempt = 0; ; attempt++) {
+            HttpResponse<byte[]> response = app.send(request);
+            if (response.statusCode() != 429 || attempt == 30) {
+                return response;
+            }
+            Hostile.refused(response, 429, "TooManyRequests");
+            long wait = Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow());
+            Thread.sleep(Duration.ofSeconds(wait).toMillis()); // as the server asked
+        }
+    }
+
+    /**
+     * Reads the watch from {@code from} until it has seen {@link #PATCHES} versions, re-watching from the last
+     * version seen whenever the server ends it (the resume path of a client that fell behind).
+     */
+    private static void readResuming(String watch, long from, List<Long> seen) {
+        long last = from;
+        try {
+            while (seen.size() < PATCHES && !Thread.currentThread().isInterrupted()) {
+                try (InputStream body = openWatch(watch + last)) {
+                    BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+                    String line;
+                    while (seen.size() < PATCHES && (line = lines.readLine()) != null) {
+                        JsonNode event = JSON.readTree(line);
+                        if (!event.path("type").asText().equals("MODIFIED")) {
+                            fail("unexpected " + line.substring(0, Math.min(300, line.length())));
+                        }
+                        last = resourceVersion(event.path("object"));
+                        seen.add(last);
+                    }
+                } catch (IOException e) {
+                    // the server ended the watch: re-watch from the last version seen
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static InputStream openWatch(String path) throws Exception {
+        HttpResponse<InputStream> response = STREAMS.send(
+                app.request(path).timeout(Duration.ofSeconds(120)).GET().build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, response.statusCode());
+        return response.body();
+    }
+
+    /** A watch whose client takes in only what its small socket buffer holds, and reads nothing after. */
+    private static Socket watchNotReading(String path) throws IOException {
+        Socket socket = new Socket();
+        socket.setReceiveBufferSize(64 * 1024);
+        socket.connect(new InetSocketAddress("localhost", app.port()), 2000);
+        socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
+        socket.getOutputStream().flush();
+        return socket;
+    }
+
+    /**
+     * Whether the watch on {@code socket} was refused for want of memory (429 with Retry-After); if it was not,
+     * checks that the server has ended it by now.
+     */
+    private static boolean refusedOrEndedByTheServer(Socket socket) throws IOException {
+        socket.setSoTimeout(30_000);
+        InputStream in = socket.getInputStream();
+        StringBuilder head = new StringBuilder();
+        try {
+            while (head.indexOf("\r\n\r\n") < 0 && head.length() < 8192) {
+                int b = in.read();
+                if (b < 0) {
+                    return false; // ended before its head was read: closed at once
+                }
+                head.append((char) b);
+            }
+        } catch (SocketTimeoutException e) {
+            fail("a stalled watch was never answered");
+        } catch (IOException e) {
+            return false; // reset by the server
+        }
+        if (head.toString().startsWith("HTTP/1.1 429")) {
+            assertTrue(head.toString().toLowerCase().contains("retry-after:"), head.toString());
+            return true;
+        }
+        assertEndedByTheServer(socket);
+        return false;
+    }
+
+    /** Reads what is left of a stalled watch: the server must have closed it (ended the watch) by now. */
+    private static void assertEndedByTheServer(Socket socket) throws IOException {
+        socket.setSoTimeout(30_000);
+        byte[] buffer = new byte[1 << 16];
+        InputStream in = socket.getInputStream();
+        try {
+            while (in.read(buffer) >= 0) {
+                // drain what was queued before the end
+            }
+        } catch (SocketTimeoutException e) {
+            fail("a stalled watch was never ended: its connection is still open");
+        } catch (IOException e) {
+            // reset by the server: ended as a client that stopped reading
+        }
+    }
+
+    private static long resourceVersion(JsonNode object) {
+        return Long.parseLong(object.path("metadata").path("resourceVersion").asText());
+    }
+}
