@@ -220,5 +220,4 @@ public final class HostileApp implements AutoCloseable {
     private static String shortened(String line) {
         return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
-    }
 }
