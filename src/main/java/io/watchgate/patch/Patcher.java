@@ -7,10 +7,14 @@ import com.flipkart.zjsonpatch.CompatibilityFlags;
 import com.flipkart.zjsonpatch.InvalidJsonPatchException;
 import com.flipkart.zjsonpatch.JsonPatch;
 import com.flipkart.zjsonpatch.JsonPatchApplicationException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.watchgate.status.ApiException;
 import io.watchgate.types.ResourceType;
 import io.watchgate.validation.JsonShape;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +33,25 @@ public class Patcher {
             PatchType.MERGE_PATCH.mediaType(), PatchType.STRATEGIC_MERGE_PATCH.mediaType());
 
     /**
+     * kube-apiserver's bound on the operations of one JSON patch (maxJSONPatchOperations): an array insertion or
+     * removal shifts the array, so each operation may cost the size of the document.
+     */
+    public static final int MAX_JSON_PATCH_OPERATIONS = 10_000;
+
+    private final Counter tooManyOperations;
+
+    @Inject
+    Patcher(MeterRegistry registry) {
+        this.tooManyOperations = Counter.builder("watchgate.refusals").tag("reason", "json-patch-operations")
+                .description("requests refused for exceeding a bound, by the bound").register(registry);
+    }
+
+    /** A patcher whose refusals are counted nowhere (tests). */
+    public Patcher() {
+        this(new SimpleMeterRegistry());
+    }
+
+    /**
      * @param current  the stored object; it is not modified
      * @param maxBytes how large the patched object may grow (estimated serialized size)
      * @return the patched object, which the caller owns
@@ -37,7 +60,7 @@ public class Patcher {
             long maxBytes) {
         ObjectNode target = current.deepCopy();
         JsonNode result = switch (patchType) {
-            case JSON_PATCH -> jsonPatch(target, patch, maxBytes);
+            case JSON_PATCH -> jsonPatch(target, operations(patch), maxBytes);
             case MERGE_PATCH -> {
                 requireObject(patch, patchType);
                 yield MergePatch.apply(target, patch);
@@ -61,6 +84,19 @@ public class Patcher {
     }
 
     private static final EnumSet<CompatibilityFlags> FLAGS = EnumSet.of(CompatibilityFlags.FORBID_REMOVE_MISSING_OBJECT);
+
+    /**
+     * The patch's operations, copied: zjsonpatch inserts an operation's value itself into the object, where a later
+     * operation may change it, and a write that lost a race applies the same patch again.
+     */
+    private JsonNode operations(JsonNode patch) {
+        if (patch.isArray() && patch.size() > MAX_JSON_PATCH_OPERATIONS) {
+            tooManyOperations.increment();
+            throw new ApiException(413, "RequestEntityTooLarge", "The allowed maximum operations in a JSON patch is "
+                    + MAX_JSON_PATCH_OPERATIONS + ", got " + patch.size());
+        }
+        return patch.deepCopy();
+    }
 
     /**
      * Applies the operations one by one to {@code target} (a copy the caller owns), refusing early a patch whose
@@ -90,12 +126,13 @@ public class Patcher {
             }
             return target;
         } catch (InvalidJsonPatchException e) {
-            throw ApiException.badRequest("invalid JSON patch: " + e.getMessage());
+            throw ApiException.badRequest("invalid JSON patch: " + Identity.quoted(e.getMessage()));
         } catch (JsonPatchApplicationException | IllegalStateException | IndexOutOfBoundsException e) {
-            throw new ApiException(422, "Invalid", "the JSON patch could not be applied: " + e.getMessage());
+            throw new ApiException(422, "Invalid", "the JSON patch could not be applied: "
+                    + Identity.quoted(e.getMessage()));
         } catch (IllegalArgumentException e) {
             // zjsonpatch's own word for a path that is not a JSON pointer
-            throw ApiException.badRequest("invalid JSON patch: " + e.getMessage());
+            throw ApiException.badRequest("invalid JSON patch: " + Identity.quoted(e.getMessage()));
         }
     }
 
@@ -111,7 +148,8 @@ public class Patcher {
             valid = i + 1 < text.length() && (text.charAt(i + 1) == '0' || text.charAt(i + 1) == '1');
         }
         if (!valid) {
-            throw ApiException.badRequest("invalid JSON patch: \"" + member + "\" is not a JSON pointer: " + text);
+            throw ApiException.badRequest("invalid JSON patch: \"" + member + "\" is not a JSON pointer: "
+                    + Identity.quoted(text));
         }
     }
 
