@@ -1,0 +1,48 @@
+package io.watchgate.patch;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.function.IntFunction;
+
+/**
+ * Whether a cost grows linearly with its input: the work at ten times the size may take at most 15 times as long.
+ * Both sizes are measured in one run as the fastest of a few repetitions, each from a collected heap, in CPU time
+ * of the measuring thread: on a busy machine a short task fits in one time slice where a long one is shared, which
+ * wall-clock time would count against it. A quadratic step shows as a ratio near 100, far from the bound.
+ */
+public final class Linearity {
+
+    private static final int REPETITIONS = 5;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final double BOUND = 15;
+
+    private Linearity() {
+    }
+
+    /**
+     * @param work makes the work for a size (outside the timing) and returns it to be timed
+     * @param size the smaller size; it should take some milliseconds, or timer noise dominates
+     */
+    public static void assertLinear(String what, IntFunction<Runnable> work, int size) {
+        fastest(work, size); // warm up both paths before measuring either
+        long small = fastest(work, size);
+        long large = fastest(work, size * 10);
+        double ratio = (double) large / Math.max(small, 1);
+        assertTrue(ratio <= BOUND, what + ": 10x the input took " + String.format("%.1f", ratio)
+                + "x as long (" + small / 1000 + " us, then " + large / 1000 + " us)");
+    }
+
+    private static long fastest(IntFunction<Runnable> work, int size) {
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < REPETITIONS; i++) {
+            Runnable task = work.apply(size);
+            System.gc(); // the previous repetition's garbage is not this one's cost
+            long start = THREADS.getCurrentThreadCpuTime();
+            task.run();
+            best = Math.min(best, THREADS.getCurrentThreadCpuTime() - start);
+        }
+        return best;
+    }
+}
