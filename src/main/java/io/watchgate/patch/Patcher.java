@@ -39,16 +39,28 @@ public class Patcher {
     public static final int MAX_JSON_PATCH_OPERATIONS = 10_000;
 
     private final Counter tooManyOperations;
+    private final Counter tooManyMoves;
+    private final long maxElementMoves;
 
     @Inject
-    Patcher(MeterRegistry registry) {
-        this.tooManyOperations = Counter.builder("watchgate.refusals").tag("reason", "json-patch-operations")
-                .description("requests refused for exceeding a bound, by the bound").register(registry);
+    Patcher(MeterRegistry registry, PatchConfig config) {
+        this(registry, config.maxJsonPatchElementMoves());
     }
 
-    /** A patcher whose refusals are counted nowhere (tests). */
+    Patcher(MeterRegistry registry, long maxElementMoves) {
+        this.maxElementMoves = maxElementMoves;
+        this.tooManyOperations = refusals(registry, "json-patch-operations");
+        this.tooManyMoves = refusals(registry, "json-patch-element-moves");
+    }
+
+    /** A patcher with the default bounds, whose refusals are counted nowhere (tests). */
     public Patcher() {
-        this(new SimpleMeterRegistry());
+        this(new SimpleMeterRegistry(), PatchConfig.DEFAULT_MAX_JSON_PATCH_ELEMENT_MOVES);
+    }
+
+    private static Counter refusals(MeterRegistry registry, String reason) {
+        return Counter.builder("watchgate.refusals").tag("reason", reason)
+                .description("requests refused for exceeding a bound, by the bound").register(registry);
     }
 
     /**
@@ -102,7 +114,7 @@ public class Patcher {
      * Applies the operations one by one to {@code target} (a copy the caller owns), refusing early a patch whose
      * copies would grow the object past {@code maxBytes}: a short patch can otherwise double a tree many times.
      */
-    private static JsonNode jsonPatch(ObjectNode target, JsonNode patch, long maxBytes) {
+    private JsonNode jsonPatch(ObjectNode target, JsonNode patch, long maxBytes) {
         if (!patch.isArray()) {
             throw ApiException.badRequest("json: cannot unmarshal " + patch.getNodeType().name().toLowerCase()
                     + " into Go value of type jsonpatch.Patch");
@@ -114,7 +126,15 @@ public class Patcher {
             }
             JsonPatch.validate(patch, FLAGS);
             long size = JsonShape.estimatedBytes(target);
+            long moves = 0;
             for (JsonNode operation : patch) {
+                moves += ElementMoves.of(operation, target);
+                if (moves > maxElementMoves) {
+                    tooManyMoves.increment();
+                    throw new ApiException(413, "RequestEntityTooLarge", "the JSON patch would shift more than "
+                            + maxElementMoves + " array elements (insertions and removals before the end of long "
+                            + "arrays); send fewer operations, or replace the array whole");
+                }
                 if (operation.path("op").asText().equals("copy")) {
                     size += JsonShape.estimatedBytes(target.at(operation.path("from").asText()));
                     if (size > maxBytes) {

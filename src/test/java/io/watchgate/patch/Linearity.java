@@ -26,12 +26,30 @@ public final class Linearity {
      * @param size the smaller size; it should take some milliseconds, or timer noise dominates
      */
     public static void assertLinear(String what, IntFunction<Runnable> work, int size) {
-        fastest(work, size); // warm up both paths before measuring either
+        double ratio = ratio(work, size);
+        assertTrue(ratio <= BOUND, what + ": 10x the input took " + String.format("%.1f", ratio) + "x as long");
+    }
+
+    /**
+     * As {@link #assertLinear(String, IntFunction, int)}, but where caches and the collector make even linear work
+     * on this data grow faster than its size, the work may also grow up to 1.5 times as fast as {@code linear}, a
+     * task known to be linear (a deep copy of the same inputs, say): a quadratic step still grows some ten times
+     * faster.
+     */
+    public static void assertLinear(String what, IntFunction<Runnable> work, IntFunction<Runnable> linear, int size) {
+        double ratio = ratio(work, size);
+        double reference = ratio(linear, size);
+        assertTrue(ratio <= BOUND || ratio <= 1.5 * reference, what + ": 10x the input took "
+                + String.format("%.1f", ratio) + "x as long, a linear task on it " + String.format("%.1f", reference)
+                + "x");
+    }
+
+    private static double ratio(IntFunction<Runnable> work, int size) {
+        fastest(work, size); // warm up both sizes before measuring either
+        fastest(work, size * 10);
         long small = fastest(work, size);
         long large = fastest(work, size * 10);
-        double ratio = (double) large / Math.max(small, 1);
-        assertTrue(ratio <= BOUND, what + ": 10x the input took " + String.format("%.1f", ratio)
-                + "x as long (" + small / 1000 + " us, then " + large / 1000 + " us)");
+        return (double) large / Math.max(small, 1);
     }
 
     private static long fastest(IntFunction<Runnable> work, int size) {

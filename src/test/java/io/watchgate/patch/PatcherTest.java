@@ -153,4 +153,20 @@ class PatcherTest {
         assertEquals(400, e.code());
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().length() < 1000, e.getMessage().length() + " chars");
     }
+
+    @Test
+    void aJsonPatchThatWouldShiftTooManyArrayElementsIsTooLarge() throws Exception {
+        Patcher bounded = new Patcher(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), 1_000);
+        ObjectNode current = object("{'list':[]}");
+        for (int i = 0; i < 100; i++) {
+            ((com.fasterxml.jackson.databind.node.ArrayNode) current.get("list")).add(i);
+        }
+        JsonNode atTheHead = json("[" + "{'op':'add','path':'/list/0','value':0},".repeat(20) + "{'op':'remove','path':'/list/0'}]");
+        ApiException e = assertThrows(ApiException.class, () -> bounded.apply(pods, PatchType.JSON_PATCH, current,
+                atTheHead, Long.MAX_VALUE));
+        assertEquals(413, e.code());
+        JsonNode atTheEnd = json("[" + "{'op':'add','path':'/list/-','value':0},".repeat(20) + "{'op':'remove','path':'/list/119'}]");
+        assertEquals(100 + 20 - 1, bounded.apply(pods, PatchType.JSON_PATCH, current, atTheEnd, Long.MAX_VALUE)
+                .get("list").size(), "appending and removing at the end shifts nothing");
+    }
 }
