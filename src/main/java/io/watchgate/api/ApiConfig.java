@@ -18,4 +18,11 @@ public interface ApiConfig {
      */
     @WithDefault("60s")
     Duration sendTimeout();
+
+    /**
+     * A create, update or patch whose body, or whose stored object, is larger than this is computed on a worker
+     * thread instead of the event loop that took it (see {@link WritePlacement}).
+     */
+    @WithDefault("32768")
+    long inlineWriteBytes();
 }

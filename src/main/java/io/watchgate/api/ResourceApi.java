@@ -30,9 +30,9 @@ import java.io.InputStream;
  * ({@code Target.allowing}).
  *
  * <p>Answers for paths are kube-apiserver's: 404 when the path names nothing served, 405 when it names something
- * that does not take the method. Creates, updates and patches run on the event loop with their bodies read whole,
- * since nothing in them blocks (see {@code ObjectWrites}). Reads stay on worker threads: a list may be long, and a
- * read at a future resourceVersion waits for it. Deletions start on worker threads too (a namespace's lists its
+ * that does not take the method. Creates, updates and patches start on the event loop with their bodies read whole,
+ * since nothing in them blocks (see {@code ObjectWrites}); large ones go on on a worker ({@link WritePlacement}).
+ * Reads stay on worker threads: a list may be long, and a read at a future resourceVersion waits for it. Deletions start on worker threads too (a namespace's lists its
  * contents) and are answered once they count, without a thread waiting meanwhile (see {@code ResourceVerbs.delete}).
  * Watches do not get here ({@link WatchRoute} serves them).
  */

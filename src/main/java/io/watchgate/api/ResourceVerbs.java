@@ -53,10 +53,13 @@ public class ResourceVerbs {
     private final CustomResourceTypes customResources;
     private final ProtobufObjects protobuf;
     private final ListSizes listSizes;
+    private final WritePlacement placement;
 
     ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions,
             RequestBodies requests, ResponseBodies bodies, FieldChecks fieldChecks,
-            CustomResourceTypes customResources, ProtobufObjects protobuf, ListSizes listSizes) {
+            CustomResourceTypes customResources, ProtobufObjects protobuf, ListSizes listSizes,
+            WritePlacement placement) {
+        this.placement = placement;
         this.listSizes = listSizes;
         this.protobuf = protobuf;
         this.customResources = customResources;
@@ -118,10 +121,12 @@ public class ResourceVerbs {
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "CreateOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "CreateOptions");
-        JsonNode object = requests.object(target.type(), headers, body);
-        List<String> warnings = fieldChecks.check(target.type(), object, validation);
-        return answer(writes.create(target.type(), namespaceOrEmpty(target), object, dryRun),
-                created -> withWarnings(bodies.written(target.type(), 201, created, representation), warnings));
+        return placement.run(length(body), () -> {
+            JsonNode object = requests.object(target.type(), headers, body);
+            List<String> warnings = fieldChecks.check(target.type(), object, validation);
+            return answer(writes.create(target.type(), namespaceOrEmpty(target), object, dryRun),
+                    created -> withWarnings(bodies.written(target.type(), 201, created, representation), warnings));
+        });
     }
 
     Uni<Response> update(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
@@ -130,10 +135,14 @@ public class ResourceVerbs {
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "UpdateOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "UpdateOptions");
-        JsonNode object = requests.object(target.type(), headers, body);
-        List<String> warnings = fieldChecks.check(target.type(), object, validation);
-        return answer(writes.update(target.type(), namespaceOrEmpty(target), name, object, dryRun, target.status()),
-                updated -> withWarnings(bodies.written(target.type(), 200, updated, representation), warnings));
+        long bytes = Math.max(length(body), writes.storedBytes(target.type(), namespaceOrEmpty(target), name));
+        return placement.run(bytes, () -> {
+            JsonNode object = requests.object(target.type(), headers, body);
+            List<String> warnings = fieldChecks.check(target.type(), object, validation);
+            return answer(writes.update(target.type(), namespaceOrEmpty(target), name, object, dryRun,
+                    target.status()),
+                    updated -> withWarnings(bodies.written(target.type(), 200, updated, representation), warnings));
+        });
     }
 
     Uni<Response> patch(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
@@ -146,20 +155,28 @@ public class ResourceVerbs {
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "PatchOptions");
-        JsonNode patch = requests.json(requests.read(body));
-        // merge patches have the object's shape and are checked as sent; a JSON patch shows its fields only in
-        // the object it makes, which is checked each time it is made
-        List<String> warnings = new ArrayList<>();
-        if (patchType != PatchType.JSON_PATCH) {
-            warnings.addAll(fieldChecks.check(target.type(), patch, validation));
-        }
-        return answer(writes.patch(target.type(), namespaceOrEmpty(target), name, patchType, patch, dryRun,
-                target.status(), result -> {
-                    if (patchType == PatchType.JSON_PATCH) {
-                        warnings.clear();
-                        warnings.addAll(fieldChecks.check(target.type(), result, validation));
-                    }
-                }), patched -> withWarnings(bodies.written(target.type(), 200, patched, representation), warnings));
+        // a tiny patch of a large object still copies and merges all of it
+        long bytes = Math.max(length(body), writes.storedBytes(target.type(), namespaceOrEmpty(target), name));
+        return placement.run(bytes, () -> {
+            JsonNode patch = requests.json(requests.read(body));
+            // merge patches have the object's shape and are checked as sent; a JSON patch shows its fields only in
+            // the object it makes, which is checked each time it is made
+            List<String> warnings = new ArrayList<>();
+            if (patchType != PatchType.JSON_PATCH) {
+                warnings.addAll(fieldChecks.check(target.type(), patch, validation));
+            }
+            return answer(writes.patch(target.type(), namespaceOrEmpty(target), name, patchType, patch, dryRun,
+                    target.status(), result -> {
+                        if (patchType == PatchType.JSON_PATCH) {
+                            warnings.clear();
+                            warnings.addAll(fieldChecks.check(target.type(), result, validation));
+                        }
+                    }), patched -> withWarnings(bodies.written(target.type(), 200, patched, representation), warnings));
+        });
+    }
+
+    private static long length(byte[] body) {
+        return body == null ? 0 : body.length;
     }
 
     /** Called on a worker thread: it reads the body as a stream, and a namespace's deletion lists its contents. */
@@ -197,14 +214,18 @@ public class ResourceVerbs {
 
     /**
      * The response to a write once it counts. A durable write completes on the log's thread; its response is made
-     * back on the thread that took the request (the event loop), so the log's thread only ever syncs.
+     * back on the thread that took the request (the event loop), so the log's thread only ever syncs. A write
+     * computed on a worker ({@link WritePlacement}) is answered on a worker too: its answer may be large.
      */
     private static Uni<Response> answer(CompletionStage<StoredObject> written, Function<StoredObject, Response> respond) {
         CompletableFuture<StoredObject> future = written.toCompletableFuture();
         if (future.isDone() && !future.isCompletedExceptionally()) {
             return Uni.createFrom().item(respond.apply(future.join()));
         }
-        Context context = Vertx.currentContext(); // the request's: writes are taken on their event loop
+        if (!Context.isOnEventLoopThread()) {
+            return answerOnWorker(written, respond);
+        }
+        Context context = Vertx.currentContext(); // the request's: small writes are taken on their event loop
         return Uni.createFrom().completionStage(written).emitOn(task -> context.runOnContext(v -> task.run()))
                 .map(respond);
     }

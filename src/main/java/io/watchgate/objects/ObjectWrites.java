@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * client did not pin to a resourceVersion is computed again (a bounded number of times: {@link Contention}), and a
  * pinned one answers 409 Conflict.
  *
- * <p>None of this blocks, so the HTTP API runs it on the event loop: conflicts show before the store takes the
+ * <p>None of this blocks, so the HTTP API runs small writes on the event loop (large ones, which take long
+ * without blocking, on a worker): conflicts show before the store takes the
  * write, and what the caller gets is a future that completes once the write counts (after the log's sync in
  * durable mode). The rare writes that set off further writes (the last finalizer of an object or a namespace
  * going) make those on a worker thread, after their own commit.
@@ -180,6 +181,15 @@ public class ObjectWrites {
             }
             return commitReplacement(type, current, patched, dryRun, statusOnly);
         });
+    }
+
+    /**
+     * The serialized size of the object as stored now, 0 when there is none: what an update or a patch of it copies
+     * and merges, however small its body.
+     */
+    public long storedBytes(ResourceType type, String namespace, String name) {
+        StoredObject current = store.latest(ObjectReads.key(type, namespace, name));
+        return current == null || current.json() == null ? 0 : current.json().length;
     }
 
     private StoredObject current(ResourceType type, String namespace, String name) {

@@ -29,16 +29,17 @@ public record Selection(LabelSelector labels, FieldSelector fields) {
     }
 
     public boolean matches(ObjectNode object) {
-        return fields.matches(object) && labels.matches(labelsOf(object));
-    }
-
-    private static Map<String, String> labelsOf(ObjectNode object) {
-        JsonNode labels = object.path("metadata").path("labels");
-        if (!labels.isObject() || labels.isEmpty()) {
-            return Map.of();
+        if (!fields.matches(object)) {
+            return false;
         }
-        Map<String, String> map = new HashMap<>();
-        labels.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
-        return map;
+        if (labels.isEverything()) {
+            return true;
+        }
+        // read in place: a watch filters every event through this, and a copy of the labels per event is garbage
+        JsonNode present = object.path("metadata").path("labels");
+        return labels.matches(key -> {
+            JsonNode value = present.get(key);
+            return value == null ? null : value.asText();
+        });
     }
 }

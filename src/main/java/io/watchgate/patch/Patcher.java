@@ -7,10 +7,14 @@ import com.flipkart.zjsonpatch.CompatibilityFlags;
 import com.flipkart.zjsonpatch.InvalidJsonPatchException;
 import com.flipkart.zjsonpatch.JsonPatch;
 import com.flipkart.zjsonpatch.JsonPatchApplicationException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.watchgate.status.ApiException;
 import io.watchgate.types.ResourceType;
 import io.watchgate.validation.JsonShape;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +33,37 @@ public class Patcher {
             PatchType.MERGE_PATCH.mediaType(), PatchType.STRATEGIC_MERGE_PATCH.mediaType());
 
     /**
+     * kube-apiserver's bound on the operations of one JSON patch (maxJSONPatchOperations): an array insertion or
+     * removal shifts the array, so each operation may cost the size of the document.
+     */
+    public static final int MAX_JSON_PATCH_OPERATIONS = 10_000;
+
+    private final Counter tooManyOperations;
+    private final Counter tooManyMoves;
+    private final long maxElementMoves;
+
+    @Inject
+    Patcher(MeterRegistry registry, PatchConfig config) {
+        this(registry, config.maxJsonPatchElementMoves());
+    }
+
+    Patcher(MeterRegistry registry, long maxElementMoves) {
+        this.maxElementMoves = maxElementMoves;
+        this.tooManyOperations = refusals(registry, "json-patch-operations");
+        this.tooManyMoves = refusals(registry, "json-patch-element-moves");
+    }
+
+    /** A patcher with the default bounds, whose refusals are counted nowhere (tests). */
+    public Patcher() {
+        this(new SimpleMeterRegistry(), PatchConfig.DEFAULT_MAX_JSON_PATCH_ELEMENT_MOVES);
+    }
+
+    private static Counter refusals(MeterRegistry registry, String reason) {
+        return Counter.builder("watchgate.refusals").tag("reason", reason)
+                .description("requests refused for exceeding a bound, by the bound").register(registry);
+    }
+
+    /**
      * @param current  the stored object; it is not modified
      * @param maxBytes how large the patched object may grow (estimated serialized size)
      * @return the patched object, which the caller owns
@@ -37,7 +72,7 @@ public class Patcher {
             long maxBytes) {
         ObjectNode target = current.deepCopy();
         JsonNode result = switch (patchType) {
-            case JSON_PATCH -> jsonPatch(target, patch, maxBytes);
+            case JSON_PATCH -> jsonPatch(target, operations(patch), maxBytes);
             case MERGE_PATCH -> {
                 requireObject(patch, patchType);
                 yield MergePatch.apply(target, patch);
@@ -63,10 +98,23 @@ public class Patcher {
     private static final EnumSet<CompatibilityFlags> FLAGS = EnumSet.of(CompatibilityFlags.FORBID_REMOVE_MISSING_OBJECT);
 
     /**
+     * The patch's operations, copied: zjsonpatch inserts an operation's value itself into the object, where a later
+     * operation may change it, and a write that lost a race applies the same patch again.
+     */
+    private JsonNode operations(JsonNode patch) {
+        if (patch.isArray() && patch.size() > MAX_JSON_PATCH_OPERATIONS) {
+            tooManyOperations.increment();
+            throw new ApiException(413, "RequestEntityTooLarge", "The allowed maximum operations in a JSON patch is "
+                    + MAX_JSON_PATCH_OPERATIONS + ", got " + patch.size());
+        }
+        return patch.deepCopy();
+    }
+
+    /**
      * Applies the operations one by one to {@code target} (a copy the caller owns), refusing early a patch whose
      * copies would grow the object past {@code maxBytes}: a short patch can otherwise double a tree many times.
      */
-    private static JsonNode jsonPatch(ObjectNode target, JsonNode patch, long maxBytes) {
+    private JsonNode jsonPatch(ObjectNode target, JsonNode patch, long maxBytes) {
         if (!patch.isArray()) {
             throw ApiException.badRequest("json: cannot unmarshal " + patch.getNodeType().name().toLowerCase()
                     + " into Go value of type jsonpatch.Patch");
@@ -78,7 +126,15 @@ public class Patcher {
             }
             JsonPatch.validate(patch, FLAGS);
             long size = JsonShape.estimatedBytes(target);
+            long moves = 0;
             for (JsonNode operation : patch) {
+                moves += ElementMoves.of(operation, target);
+                if (moves > maxElementMoves) {
+                    tooManyMoves.increment();
+                    throw new ApiException(413, "RequestEntityTooLarge", "the JSON patch would shift more than "
+                            + maxElementMoves + " array elements (insertions and removals before the end of long "
+                            + "arrays); send fewer operations, or replace the array whole");
+                }
                 if (operation.path("op").asText().equals("copy")) {
                     size += JsonShape.estimatedBytes(target.at(operation.path("from").asText()));
                     if (size > maxBytes) {
@@ -90,12 +146,13 @@ public class Patcher {
             }
             return target;
         } catch (InvalidJsonPatchException e) {
-            throw ApiException.badRequest("invalid JSON patch: " + e.getMessage());
+            throw ApiException.badRequest("invalid JSON patch: " + Identity.quoted(e.getMessage()));
         } catch (JsonPatchApplicationException | IllegalStateException | IndexOutOfBoundsException e) {
-            throw new ApiException(422, "Invalid", "the JSON patch could not be applied: " + e.getMessage());
+            throw new ApiException(422, "Invalid", "the JSON patch could not be applied: "
+                    + Identity.quoted(e.getMessage()));
         } catch (IllegalArgumentException e) {
             // zjsonpatch's own word for a path that is not a JSON pointer
-            throw ApiException.badRequest("invalid JSON patch: " + e.getMessage());
+            throw ApiException.badRequest("invalid JSON patch: " + Identity.quoted(e.getMessage()));
         }
     }
 
@@ -111,7 +168,8 @@ public class Patcher {
             valid = i + 1 < text.length() && (text.charAt(i + 1) == '0' || text.charAt(i + 1) == '1');
         }
         if (!valid) {
-            throw ApiException.badRequest("invalid JSON patch: \"" + member + "\" is not a JSON pointer: " + text);
+            throw ApiException.badRequest("invalid JSON patch: \"" + member + "\" is not a JSON pointer: "
+                    + Identity.quoted(text));
         }
     }
 

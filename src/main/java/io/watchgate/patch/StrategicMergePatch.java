@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.status.ApiException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +17,10 @@ import java.util.Set;
  * a patch merge key merge element by element, lists of primitives with the merge strategy merge as sets, and
  * the directives {@code $patch} (replace, delete, merge), {@code $retainKeys},
  * {@code $setElementOrder/<list>} and {@code $deleteFromPrimitiveList/<list>} are honoured.
+ *
+ * <p>Linear in the sizes of the object and the patch: lists are matched through hash indexes of their
+ * elements' identities, and rebuilt once rather than shifted per removal. As in Kubernetes, a keyed list's
+ * deletions apply before its merges, and each deletion removes every element with that key.
  */
 final class StrategicMergePatch {
 
@@ -27,14 +31,15 @@ final class StrategicMergePatch {
     /** A merge key of "" marks a list of primitives merged as a set. */
     static final String PRIMITIVE_SET = "";
 
-    private final Map<String, String> mergeKeys;
+    private final MergeKeys mergeKeys;
 
     StrategicMergePatch(Map<String, String> mergeKeys) {
-        this.mergeKeys = mergeKeys;
+        this.mergeKeys = MergeKeys.of(mergeKeys);
     }
 
+    /** @param target a tree the caller owns: it is merged in place */
     ObjectNode apply(ObjectNode target, ObjectNode patch) {
-        JsonNode result = mergeObject(target, patch, "");
+        JsonNode result = mergeObject(target, patch, mergeKeys);
         if (result == null || !result.isObject()) {
             throw ApiException.badRequest("the strategic merge patch removed the whole object");
         }
@@ -42,8 +47,8 @@ final class StrategicMergePatch {
     }
 
     /** Returns the merged object, or null when the patch deletes it. */
-    private JsonNode mergeObject(ObjectNode target, ObjectNode patch, String path) {
-        String directive = patch.path(PATCH).asText("merge");
+    private JsonNode mergeObject(ObjectNode target, ObjectNode patch, MergeKeys keys) {
+        String directive = directive(patch, "merge");
         switch (directive) {
             case "delete":
                 return null;
@@ -55,7 +60,8 @@ final class StrategicMergePatch {
             case "merge":
                 break;
             default:
-                throw ApiException.badRequest("unknown patch type: " + directive + " in " + PATCH + " directive");
+                throw ApiException.badRequest("unknown patch type: " + Identity.quoted(directive) + " in " + PATCH
+                        + " directive");
         }
         ObjectNode result = target == null ? JsonNodeFactory.instance.objectNode() : target;
         for (var it = patch.fields(); it.hasNext();) {
@@ -69,85 +75,122 @@ final class StrategicMergePatch {
                 deleteFromPrimitiveList(result, name.substring(DELETE_FROM_PRIMITIVE_LIST.length()), value);
                 continue;
             }
-            String childPath = path.isEmpty() ? name : path + "." + name;
             if (value.isNull()) {
                 result.remove(name);
                 continue;
             }
-            JsonNode merged = mergeValue(result.get(name), value, childPath);
+            JsonNode merged = mergeValue(result.get(name), value, keys.child(name));
             if (merged == null) {
                 result.remove(name);
             } else {
                 result.set(name, merged);
             }
         }
-        applyElementOrders(result, patch);
+        for (var it = patch.fields(); it.hasNext();) {
+            var member = it.next();
+            if (member.getKey().startsWith(SET_ELEMENT_ORDER) && member.getValue().isArray()) {
+                String list = member.getKey().substring(SET_ELEMENT_ORDER.length());
+                if (result.get(list) instanceof ArrayNode array) {
+                    ElementOrder.apply(array, (ArrayNode) member.getValue(), keys.child(list).listKey());
+                }
+            }
+        }
         retainKeys(result, patch);
         return result;
     }
 
-    private JsonNode mergeValue(JsonNode target, JsonNode patch, String path) {
+    private JsonNode mergeValue(JsonNode target, JsonNode patch, MergeKeys keys) {
         if (patch.isObject()) {
             return mergeObject(target != null && target.isObject() ? (ObjectNode) target : null,
-                    (ObjectNode) patch, path);
+                    (ObjectNode) patch, keys);
         }
-        if (patch.isArray() && mergeKeys.containsKey(path)) {
-            ArrayNode original = target != null && target.isArray() ? (ArrayNode) target : JsonNodeFactory.instance.arrayNode();
-            String key = mergeKeys.get(path);
+        String key = keys.listKey();
+        if (patch.isArray() && key != null) {
+            ArrayNode original = target != null && target.isArray() ? (ArrayNode) target
+                    : JsonNodeFactory.instance.arrayNode();
             return key.equals(PRIMITIVE_SET) ? mergePrimitiveSet(original, (ArrayNode) patch)
-                    : mergeKeyedList(original, (ArrayNode) patch, key, path);
+                    : mergeKeyedList(original, (ArrayNode) patch, key, keys);
         }
         return patch.deepCopy();
     }
 
-    private JsonNode mergeKeyedList(ArrayNode target, ArrayNode patch, String key, String path) {
+    private JsonNode mergeKeyedList(ArrayNode target, ArrayNode patch, String key, MergeKeys keys) {
+        Set<String> deleted = new HashSet<>();
         for (JsonNode element : patch) {
-            if (element.isObject() && element.path(PATCH).asText("").equals("replace")) {
-                ArrayNode replacement = JsonNodeFactory.instance.arrayNode();
-                patch.forEach(e -> {
-                    if (!e.path(PATCH).asText("").equals("replace")) {
-                        replacement.add(e.deepCopy());
-                    }
-                });
-                return replacement;
+            if (element.isObject() && directive(element, "").equals("replace")) {
+                return replacement(patch);
             }
         }
-        ArrayNode result = target.deepCopy();
         for (JsonNode element : patch) {
             if (!element.isObject() || !element.has(key)) {
-                throw ApiException.badRequest("map: " + element + " does not contain declared merge key: " + key);
+                throw ApiException.badRequest("map: " + Identity.quoted(element) + " does not contain declared "
+                        + "merge key: " + key);
             }
-            int at = indexOf(result, key, element.get(key));
-            if (element.path(PATCH).asText("").equals("delete")) {
-                if (at >= 0) {
-                    result.remove(at);
+            if (directive(element, "").equals("delete")) {
+                deleted.add(Identity.of(element.get(key)));
+            }
+        }
+        List<JsonNode> merged = new ArrayList<>(target.size() + patch.size());
+        Map<String, Integer> positions = new HashMap<>();
+        for (JsonNode element : target) {
+            String identity = Identity.of(element.get(key));
+            if (identity == null || !deleted.contains(identity)) {
+                if (identity != null) {
+                    positions.putIfAbsent(identity, merged.size());
                 }
-            } else if (at >= 0) {
-                JsonNode merged = mergeObject((ObjectNode) result.get(at), (ObjectNode) element, path);
-                if (merged == null) {
-                    result.remove(at);
-                } else {
-                    result.set(at, merged);
-                }
-            } else {
+                merged.add(element);
+            }
+        }
+        for (JsonNode element : patch) {
+            if (directive(element, "").equals("delete")) {
+                continue;
+            }
+            String identity = Identity.of(element.get(key));
+            Integer at = positions.get(identity);
+            if (at == null) {
                 ObjectNode added = (ObjectNode) element.deepCopy();
                 added.remove(PATCH);
-                result.add(added);
+                positions.put(identity, merged.size());
+                merged.add(added);
+            } else {
+                JsonNode current = merged.get(at);
+                JsonNode result = mergeObject(current.isObject() ? (ObjectNode) current : null, (ObjectNode) element,
+                        keys);
+                merged.set(at, result);
+                if (result == null) {
+                    positions.remove(identity);
+                }
+            }
+        }
+        ArrayNode result = JsonNodeFactory.instance.arrayNode(merged.size());
+        for (JsonNode element : merged) {
+            if (element != null) {
+                result.add(element);
             }
         }
         return result;
     }
 
-    private static JsonNode mergePrimitiveSet(ArrayNode target, ArrayNode patch) {
-        ArrayNode result = target.deepCopy();
-        Set<JsonNode> present = new HashSet<>();
-        result.forEach(present::add);
+    /** A list with a {@code $patch: replace} element: the patch's other elements, and nothing of the target. */
+    private static ArrayNode replacement(ArrayNode patch) {
+        ArrayNode replacement = JsonNodeFactory.instance.arrayNode();
         for (JsonNode element : patch) {
-            if (present.add(element)) {
-                result.add(element.deepCopy());
+            if (!(element.isObject() && directive(element, "").equals("replace"))) {
+                replacement.add(element.deepCopy());
             }
         }
-        return result;
+        return replacement;
+    }
+
+    private static JsonNode mergePrimitiveSet(ArrayNode target, ArrayNode patch) {
+        Set<String> present = new HashSet<>();
+        target.forEach(element -> present.add(Identity.of(element)));
+        for (JsonNode element : patch) {
+            if (present.add(Identity.of(element))) {
+                target.add(element.deepCopy());
+            }
+        }
+        return target;
     }
 
     private static void deleteFromPrimitiveList(ObjectNode result, String field, JsonNode values) {
@@ -155,58 +198,15 @@ final class StrategicMergePatch {
         if (!(list instanceof ArrayNode array) || !values.isArray()) {
             return;
         }
-        Set<JsonNode> doomed = new HashSet<>();
-        values.forEach(doomed::add);
-        for (int i = array.size() - 1; i >= 0; i--) {
-            if (doomed.contains(array.get(i))) {
-                array.remove(i);
+        Set<String> doomed = new HashSet<>();
+        values.forEach(value -> doomed.add(Identity.of(value)));
+        ArrayNode kept = JsonNodeFactory.instance.arrayNode(array.size());
+        for (JsonNode element : array) {
+            if (!doomed.contains(Identity.of(element))) {
+                kept.add(element);
             }
         }
-    }
-
-    /** {@code $setElementOrder/<list>}: the patched list follows the given order; others keep theirs after. */
-    private void applyElementOrders(ObjectNode result, ObjectNode patch) {
-        for (var it = patch.fields(); it.hasNext();) {
-            var member = it.next();
-            if (!member.getKey().startsWith(SET_ELEMENT_ORDER) || !member.getValue().isArray()) {
-                continue;
-            }
-            JsonNode list = result.get(member.getKey().substring(SET_ELEMENT_ORDER.length()));
-            if (!(list instanceof ArrayNode array)) {
-                continue;
-            }
-            List<JsonNode> ordered = new ArrayList<>();
-            Set<Integer> placed = new LinkedHashSet<>();
-            for (JsonNode wanted : member.getValue()) {
-                for (int i = 0; i < array.size(); i++) {
-                    if (!placed.contains(i) && matchesOrderEntry(array.get(i), wanted)) {
-                        ordered.add(array.get(i));
-                        placed.add(i);
-                        break;
-                    }
-                }
-            }
-            for (int i = 0; i < array.size(); i++) {
-                if (!placed.contains(i)) {
-                    ordered.add(array.get(i));
-                }
-            }
-            array.removeAll();
-            ordered.forEach(array::add);
-        }
-    }
-
-    private static boolean matchesOrderEntry(JsonNode element, JsonNode wanted) {
-        if (!wanted.isObject()) {
-            return element.equals(wanted);
-        }
-        for (var it = wanted.fields(); it.hasNext();) {
-            var field = it.next();
-            if (!field.getValue().equals(element.get(field.getKey()))) {
-                return false;
-            }
-        }
-        return true;
+        result.set(field, kept);
     }
 
     private static void retainKeys(ObjectNode result, ObjectNode patch) {
@@ -222,12 +222,9 @@ final class StrategicMergePatch {
         result.retain(keep);
     }
 
-    private static int indexOf(ArrayNode list, String key, JsonNode value) {
-        for (int i = 0; i < list.size(); i++) {
-            if (value.equals(list.get(i).get(key))) {
-                return i;
-            }
-        }
-        return -1;
+    /** The {@code $patch} directive of an object in the patch, or {@code otherwise}. */
+    private static String directive(JsonNode patch, String otherwise) {
+        JsonNode directive = patch.get(PATCH);
+        return directive == null ? otherwise : directive.asText(otherwise);
     }
 }

@@ -54,7 +54,8 @@ public record FieldSelector(List<Term> terms) {
     private static Term term(String part, Map<String, String> labels, String text) {
         int op = indexOfUnescapedOperator(part);
         if (op < 0) {
-            throw new SelectorException("invalid selector: '" + text + "'; can't understand '" + part + "'");
+            throw new SelectorException("invalid selector: '" + Quoted.of(text) + "'; can't understand '"
+                    + Quoted.of(part) + "'");
         }
         boolean notEqual = part.startsWith("!=", op);
         int valueStart = op + (notEqual || part.startsWith("==", op) ? 2 : 1);
@@ -62,7 +63,7 @@ public record FieldSelector(List<Term> terms) {
         String value = unescape(part.substring(valueStart).trim(), text);
         String pointer = labels.get(label);
         if (pointer == null) {
-            throw new SelectorException("field label not supported: " + label);
+            throw new SelectorException("field label not supported: " + Quoted.of(label));
         }
         return new Term(label, pointer, !notEqual, value);
     }
@@ -101,11 +102,12 @@ public record FieldSelector(List<Term> terms) {
             char c = value.charAt(i);
             if (c == '\\') {
                 if (i + 1 >= value.length() || "\\,=!".indexOf(value.charAt(i + 1)) < 0) {
-                    throw new SelectorException("invalid field selector: '" + text + "': invalid escape sequence");
+                    throw new SelectorException("invalid field selector: '" + Quoted.of(text)
+                            + "': invalid escape sequence");
                 }
                 out.append(value.charAt(++i));
             } else if (c == '=' || c == ',' || c == '!') {
-                throw new SelectorException("invalid field selector: '" + text + "': unescaped '" + c
+                throw new SelectorException("invalid field selector: '" + Quoted.of(text) + "': unescaped '" + c
                         + "' in value");
             } else {
                 out.append(c);

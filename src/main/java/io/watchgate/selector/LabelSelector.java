@@ -3,9 +3,11 @@ package io.watchgate.selector;
 import io.watchgate.selector.Requirement.Operator;
 import io.watchgate.validation.IdentifierSyntax;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A parsed label selector in Kubernetes' full syntax: {@code a=b}, {@code a==b}, {@code a!=b},
@@ -21,6 +23,11 @@ public record LabelSelector(List<Requirement> requirements) {
     }
 
     public boolean matches(Map<String, String> labels) {
+        return matches(labels::get);
+    }
+
+    /** @param labels an object's label value by key, null for none: read in place, not copied per object */
+    public boolean matches(Function<String, String> labels) {
         for (Requirement requirement : requirements) {
             if (!requirement.matches(labels)) {
                 return false;
@@ -61,21 +68,21 @@ public record LabelSelector(List<Requirement> requirements) {
 
         private Requirement requirement() {
             if (accept("!")) {
-                return validated(new Requirement(key(), Operator.DOES_NOT_EXIST, List.of()));
+                return validated(new Requirement(key(), Operator.DOES_NOT_EXIST, Set.of()));
             }
             String key = key();
             if (atEnd() || peek().equals(",")) {
-                return validated(new Requirement(key, Operator.EXISTS, List.of()));
+                return validated(new Requirement(key, Operator.EXISTS, Set.of()));
             }
             String op = take();
             return validated(switch (op) {
-                case "=", "==" -> new Requirement(key, Operator.EQUALS, List.of(optionalValue()));
-                case "!=" -> new Requirement(key, Operator.NOT_EQUALS, List.of(optionalValue()));
-                case ">" -> new Requirement(key, Operator.GREATER_THAN, List.of(integerValue()));
-                case "<" -> new Requirement(key, Operator.LESS_THAN, List.of(integerValue()));
+                case "=", "==" -> new Requirement(key, Operator.EQUALS, Set.of(optionalValue()));
+                case "!=" -> new Requirement(key, Operator.NOT_EQUALS, Set.of(optionalValue()));
+                case ">" -> new Requirement(key, Operator.GREATER_THAN, Set.of(integerValue()));
+                case "<" -> new Requirement(key, Operator.LESS_THAN, Set.of(integerValue()));
                 case "in" -> new Requirement(key, Operator.IN, valueSet(op));
                 case "notin" -> new Requirement(key, Operator.NOT_IN, valueSet(op));
-                default -> throw error("found '" + op + "', expected: in, notin, =, ==, !=, gt, lt");
+                default -> throw error("found '" + Quoted.of(op) + "', expected: in, notin, =, ==, !=, gt, lt");
             });
         }
 
@@ -85,7 +92,7 @@ public record LabelSelector(List<Requirement> requirements) {
             }
             String key = take();
             if (isSymbol(key)) {
-                throw error("found '" + key + "', expected: identifier");
+                throw error("found '" + Quoted.of(key) + "', expected: identifier");
             }
             return key;
         }
@@ -96,7 +103,7 @@ public record LabelSelector(List<Requirement> requirements) {
             }
             String value = take();
             if (isSymbol(value)) {
-                throw error("found '" + value + "', expected: identifier");
+                throw error("found '" + Quoted.of(value) + "', expected: identifier");
             }
             return value;
         }
@@ -111,9 +118,9 @@ public record LabelSelector(List<Requirement> requirements) {
             }
         }
 
-        private List<String> valueSet(String op) {
+        private Set<String> valueSet(String op) {
             expect("(");
-            List<String> values = new ArrayList<>();
+            Set<String> values = new HashSet<>();
             if (accept(")")) {
                 throw error("for '" + op + "' operator, values set can't be empty");
             }
@@ -136,13 +143,13 @@ public record LabelSelector(List<Requirement> requirements) {
         private Requirement validated(Requirement requirement) {
             String keyProblem = IdentifierSyntax.qualifiedNameProblem(requirement.key());
             if (keyProblem != null) {
-                throw error("invalid label key \"" + requirement.key() + "\": " + keyProblem);
+                throw error("invalid label key \"" + Quoted.of(requirement.key()) + "\": " + keyProblem);
             }
             if (requirement.operator() != Operator.GREATER_THAN && requirement.operator() != Operator.LESS_THAN) {
                 for (String value : requirement.values()) {
                     String valueProblem = IdentifierSyntax.labelValueProblem(value);
                     if (valueProblem != null) {
-                        throw error("invalid label value: \"" + value + "\": " + valueProblem);
+                        throw error("invalid label value: \"" + Quoted.of(value) + "\": " + valueProblem);
                     }
                 }
             }
@@ -198,13 +205,13 @@ public record LabelSelector(List<Requirement> requirements) {
 
         private void expect(String token) {
             if (!accept(token)) {
-                throw error("found '" + (atEnd() ? "" : peek()) + "', expected: '" + token + "'");
+                throw error("found '" + (atEnd() ? "" : Quoted.of(peek())) + "', expected: '" + token + "'");
             }
         }
 
         private SelectorException error(String problem) {
             return new SelectorException("unable to parse requirement: " + problem + " in label selector \""
-                    + text + "\"");
+                    + Quoted.of(text) + "\"");
         }
     }
 }

@@ -1,17 +1,33 @@
 package io.watchgate.selector;
 
-import java.util.List;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 
-/** One term of a label selector: a key, an operator and the values it compares against. */
-public record Requirement(String key, Operator operator, List<String> values) {
+/**
+ * One term of a label selector: a key, an operator and the values it compares against. The values are a hash set
+ * of Strings, so {@code in} and {@code notin} cost one lookup per object however long their list, even for values
+ * chosen to collide.
+ */
+public record Requirement(String key, Operator operator, Set<String> values) {
 
     public enum Operator {
         EQUALS, NOT_EQUALS, IN, NOT_IN, EXISTS, DOES_NOT_EXIST, GREATER_THAN, LESS_THAN
     }
 
+    public Requirement {
+        values = Collections.unmodifiableSet(new HashSet<>(values));
+    }
+
     public boolean matches(Map<String, String> labels) {
-        String value = labels.get(key);
+        return matches(labels::get);
+    }
+
+    /** @param labels an object's label value by key, null for none */
+    public boolean matches(Function<String, String> labels) {
+        String value = labels.apply(key);
         return switch (operator) {
             case EQUALS, IN -> value != null && values.contains(value);
             case NOT_EQUALS, NOT_IN -> value == null || !values.contains(value);
@@ -28,7 +44,7 @@ public record Requirement(String key, Operator operator, List<String> values) {
             return 0;
         }
         try {
-            return Long.compare(Long.parseLong(value), Long.parseLong(values.get(0)));
+            return Long.compare(Long.parseLong(value), Long.parseLong(values.iterator().next()));
         } catch (NumberFormatException e) {
             return 0;
         }

@@ -7,6 +7,7 @@ import static io.watchgate.api.Api.createOk;
 import static io.watchgate.api.Api.labelled;
 import static io.watchgate.api.Api.newNamespace;
 import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -21,8 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * Creates, updates and patches are made on the event loop that took the request: nothing in them blocks, and
- * handing each to a worker thread and back cost more than the write itself. Deletions are made on worker threads:
+ * Small creates, updates and patches are made on the event loop that took the request: nothing in them blocks, and
+ * handing each to a worker thread and back cost more than the write itself. Large ones (by their body or by the
+ * object they start from) are made on worker threads: parsing, validating and merging megabytes takes longer than
+ * an event loop may be held. Deletions are made on worker threads:
  * a namespace's or a deletecollection lists what it deletes, which is no work for an event loop.
  */
 @QuarkusTest
@@ -50,6 +53,31 @@ class WriteThreadsTest {
         }
         assertEquals(Map.of("ADDED create", true, "MODIFIED update", true, "MODIFIED patch", true), onEventLoop,
                 "a write made on a worker thread shows false");
+    }
+
+    @Test
+    void largeWritesAndSmallPatchesOfLargeObjectsCommitOnWorkerThreads() {
+        String ns = newNamespace("large-threads");
+        String large = "x".repeat(64 * 1024); // above watchgate.api.inline-write-bytes (32 KiB)
+        Map<String, Boolean> onEventLoop = new ConcurrentHashMap<>();
+        try (CommitListener.Registration registration = store.addCommitListener(event -> {
+            if (event.key().namespace().equals(ns)) {
+                onEventLoop.put(event.type() + " " + event.object().tree().at("/data/step").asText(),
+                        Context.isOnEventLoopThread());
+            }
+        })) {
+            createOk(configMaps(ns), configMap("c", "\"data\":{\"step\":\"create\",\"big\":\"" + large + "\"}"));
+            given().contentType("application/merge-patch+json").body("{\"data\":{\"step\":\"patch\"}}")
+                    .patch(configMaps(ns) + "/c").then().statusCode(200).body("data.big", is(large));
+            given().contentType(ContentType.JSON)
+                    .body(configMap("c", "\"data\":{\"step\":\"update\",\"big\":\"" + large + "\"}"))
+                    .put(configMaps(ns) + "/c").then().statusCode(200);
+            given().contentType("application/json-patch+json")
+                    .body("[{\"op\":\"replace\",\"path\":\"/data/step\",\"value\":\"json-patch\"}]")
+                    .patch(configMaps(ns) + "/c").then().statusCode(200);
+        }
+        assertEquals(Map.of("ADDED create", false, "MODIFIED patch", false, "MODIFIED update", false,
+                "MODIFIED json-patch", false), onEventLoop, "a write made on the event loop shows true");
     }
 
     @Test

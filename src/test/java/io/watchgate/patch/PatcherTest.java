@@ -109,4 +109,64 @@ class PatcherTest {
                 PatchType.STRATEGIC_MERGE_PATCH, object("{}"), json("{}")));
         assertEquals(415, e.code());
     }
+
+    @Test
+    void aJsonPatchAppliedAgainToTheSameObjectGivesTheSameResult() throws Exception {
+        // a write that lost a race applies its patch again: a value the first attempt inserted and then changed
+        // must not come back changed
+        ObjectNode current = object("{'data':{}}");
+        JsonNode patch = json("[{'op':'add','path':'/data/a','value':{'x':'1'}},{'op':'remove','path':'/data/a/x'}]");
+        ObjectNode first = apply(pods, PatchType.JSON_PATCH, current, patch);
+        assertEquals(first, apply(pods, PatchType.JSON_PATCH, current, patch));
+        assertEquals(object("{'data':{'a':{}}}"), first);
+    }
+
+    @Test
+    void aJsonPatchOfMoreThanTenThousandOperationsIsTooLarge() throws Exception {
+        com.fasterxml.jackson.databind.node.ArrayNode patch = JSON.createArrayNode();
+        for (int i = 0; i <= Patcher.MAX_JSON_PATCH_OPERATIONS; i++) {
+            patch.addObject().put("op", "test").put("path", "/metadata/name").put("value", "x");
+        }
+        ApiException e = assertThrows(ApiException.class, () -> apply(pods, PatchType.JSON_PATCH,
+                object("{'metadata':{'name':'x'}}"), patch));
+        assertEquals(413, e.code());
+        patch.remove(0);
+        assertEquals(object("{'metadata':{'name':'x'}}"), apply(pods, PatchType.JSON_PATCH,
+                object("{'metadata':{'name':'x'}}"), patch), "exactly the limit is allowed");
+    }
+
+    @Test
+    void strategicMergeDeletesAKeyBeforeItMergesTheListAsKubernetesDoes() throws Exception {
+        ObjectNode current = object("{'metadata':{'ownerReferences':[{'uid':'a','name':'1'},{'uid':'b'},"
+                + "{'uid':'a','name':'dup'}]}}");
+        ObjectNode patched = apply(pods, PatchType.STRATEGIC_MERGE_PATCH, current,
+                json("{'metadata':{'ownerReferences':[{'uid':'a','name':'2'},{'uid':'a','$patch':'delete'}]}}"));
+        assertEquals(object("{'metadata':{'ownerReferences':[{'uid':'b'},{'uid':'a','name':'2'}]}}"), patched,
+                "every element keyed 'a' is deleted, then 'a' is added anew");
+    }
+
+    @Test
+    void errorMessagesQuoteAtMostAFewHundredCharactersOfTheBody() throws Exception {
+        String huge = "x".repeat(100_000);
+        ApiException e = assertThrows(ApiException.class, () -> apply(pods, PatchType.STRATEGIC_MERGE_PATCH,
+                object("{}"), json("{'metadata':{'ownerReferences':[{'name':'" + huge + "'}]}}")));
+        assertEquals(400, e.code());
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().length() < 1000, e.getMessage().length() + " chars");
+    }
+
+    @Test
+    void aJsonPatchThatWouldShiftTooManyArrayElementsIsTooLarge() throws Exception {
+        Patcher bounded = new Patcher(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), 1_000);
+        ObjectNode current = object("{'list':[]}");
+        for (int i = 0; i < 100; i++) {
+            ((com.fasterxml.jackson.databind.node.ArrayNode) current.get("list")).add(i);
+        }
+        JsonNode atTheHead = json("[" + "{'op':'add','path':'/list/0','value':0},".repeat(20) + "{'op':'remove','path':'/list/0'}]");
+        ApiException e = assertThrows(ApiException.class, () -> bounded.apply(pods, PatchType.JSON_PATCH, current,
+                atTheHead, Long.MAX_VALUE));
+        assertEquals(413, e.code());
+        JsonNode atTheEnd = json("[" + "{'op':'add','path':'/list/-','value':0},".repeat(20) + "{'op':'remove','path':'/list/119'}]");
+        assertEquals(100 + 20 - 1, bounded.apply(pods, PatchType.JSON_PATCH, current, atTheEnd, Long.MAX_VALUE)
+                .get("list").size(), "appending and removing at the end shifts nothing");
+    }
 }

@@ -1,0 +1,57 @@
+package io.watchgate.api;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * Where a create, update or patch is computed. A small one stays on the event loop that took it: nothing in it
+ * blocks, and a thread hop would cost the fast path more than the write itself. One whose body, or whose stored
+ * object, is larger than {@code watchgate.api.inline-write-bytes} is parsed, validated, patched and answered on
+ * a worker thread instead: each of those steps is linear, but linear in 3 MiB is tens of milliseconds, which no
+ * other client of that event loop should wait. Either way the store sequences the write: only the thread that
+ * computes it differs.
+ */
+@ApplicationScoped
+public class WritePlacement {
+
+    private final long inlineBytes;
+    private final Counter offloaded;
+
+    WritePlacement(ApiConfig config, MeterRegistry registry) {
+        this.inlineBytes = config.inlineWriteBytes();
+        this.offloaded = Counter.builder("watchgate.writes.offloaded")
+                .description("writes computed on a worker thread for the size of their body or stored object")
+                .register(registry);
+    }
+
+    /**
+     * @param bytes the larger of the request body and the stored object the write starts from
+     * @param write the write and its answer; on a worker thread it answers there too ({@code ResourceVerbs.answer})
+     */
+    Uni<Response> run(long bytes, Supplier<Uni<Response>> write) {
+        if (bytes <= inlineBytes || !Context.isOnEventLoopThread()) {
+            return write.get();
+        }
+        offloaded.increment();
+        Context context = Vertx.currentContext();
+        CompletableFuture<Response> answered = new CompletableFuture<>();
+        context.executeBlocking(() -> {
+            try {
+                write.get().subscribe().with(answered::complete, answered::completeExceptionally);
+            } catch (RuntimeException | StackOverflowError refused) {
+                answered.completeExceptionally(refused);
+            }
+            return null;
+        }, false).onFailure(answered::completeExceptionally); // the pool would not take it (shutting down)
+        // completed on the worker; RESTEasy goes on with the response on the request's event loop, which then
+        // only writes bytes made here
+        return Uni.createFrom().completionStage(answered);
+    }
+}
