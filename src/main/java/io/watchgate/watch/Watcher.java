@@ -75,6 +75,7 @@ public final class Watcher {
         return state == State.LIVE;
     }
 
+    /** For {@link Stall}: a drain that comes after the end runs nothing. */
     boolean hasEnded() {
         return state == State.ENDED;
     }
@@ -116,6 +117,7 @@ public final class Watcher {
     }
 
     private void initialEventsSent(long snapshot) {
+        initialEvents = null; // the cursor, and the key it stopped at, are done with
         position = snapshot;
         if (spec.initialEventsEnd() || (timers.isEventStream() && spec.initialEvents())) {
             writeBookmark(snapshot, true);
@@ -138,7 +140,7 @@ public final class Watcher {
         loop.runSoon(() -> guarded(task));
     }
 
-    /** Runs {@code task}, ending this watch alone if it throws. */
+    /** Runs {@code task}, ending this watch alone if it throws (also what a drain runs, through {@link Stall}). */
     void guarded(Runnable task) {
         try {
             task.run();
