@@ -1,5 +1,6 @@
 package io.watchgate.watch;
 
+import io.vertx.core.buffer.Buffer;
 import io.watchgate.objects.Selection;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.KeyRange;
@@ -13,6 +14,15 @@ import io.watchgate.store.KeyRange;
 public final class EventFilter {
 
     private EventFilter() {
+    }
+
+    /**
+     * The frame a watch of {@code spec} gets for {@code encoded} in {@code format}, or null when the event is not its
+     * business: what its watcher writes, live or from history.
+     */
+    static Buffer frameFor(EncodedEvent encoded, WatchSpec spec, WireFormat format) {
+        EncodedEvent.Variant variant = variantFor(encoded.event(), spec.range(), spec.selection());
+        return variant == null ? null : encoded.frame(format, variant, spec.rendering());
     }
 
     /** @return the variant of {@code event} the watch is sent, or null when it is sent nothing */

@@ -1,16 +1,10 @@
 package io.watchgate.watch;
 
 import io.vertx.core.buffer.Buffer;
-import io.watchgate.objects.Selection;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
-import io.watchgate.store.ChangeEvent;
-import io.watchgate.store.ObjectKey;
-import io.watchgate.store.Scan;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoreException;
-import io.watchgate.store.StoredObject;
-import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -22,20 +16,17 @@ import org.jboss.logging.Logger;
  * stops reading stops taking live events and later catches up from history, which is shared by every watcher:
  * a slow client costs its connection's buffers, never a queue of its own. Runs on its loop's thread only.
  *
- * <p>Longer than the house's 350 lines on purpose: it is one state machine (snapshot, catching up, live,
- * stalled, ended), and every transition reads best next to the others. What is not a transition lives elsewhere:
- * which events it is sent in {@link EventFilter}, the bytes of events, bookmarks and heartbeats in
- * {@link WireFormat}.
+ * <p>One state machine (snapshot, catching up, live, stalled, ended): every transition stays here, where it reads
+ * next to the others, and the work between transitions lives beside it, which keeps it within the house's 350
+ * lines. {@link InitialEvents} reads and sends the snapshot a stretch at a time and {@link HistoryReplay} history a
+ * batch at a time, each saying why it stopped; {@link Stall} owns what a client that is not reading costs (the
+ * bytes it pins in the memory budget, the events that go by unsent, the bound past which it is ended) and the
+ * numbered waits for its drain; {@link WatchTimers} arms the end, bookmarks and heartbeats. Which events it is sent
+ * is {@link EventFilter}'s call, and the bytes of events, bookmarks and heartbeats are {@link WireFormat}'s.
  */
 public final class Watcher {
 
     private static final Logger LOG = Logger.getLogger(Watcher.class);
-    /**
-     * Netty's default high-water mark, which Vert.x keeps: a sink reports full once more than this is queued, so
-     * a watcher that stops at full has at most this plus its last frame queued. (Netty copies each frame into a
-     * direct buffer of the connection's, so those bytes are the watcher's own, not shared.)
-     */
-    private static final long QUEUED_BEFORE_FULL = 64 * 1024;
 
     public enum TimerKind { END, BOOKMARK, HEARTBEAT }
 
@@ -45,18 +36,15 @@ public final class Watcher {
     private final WatchSink sink;
     private final WatchLoop loop;
     private final Store store;
-    private final EncodedEvents frames;
     private final WatchConfig config;
+    private final Stall stall;
+    private final HistoryReplay history;
+    private final WatchTimers timers;
+    /** The cursor over the snapshot while sending it, for watches that ask for initial events. */
+    private InitialEvents initialEvents;
     private State state = State.SNAPSHOT;
     private long position;
     private boolean wentLive;
-    private int missed;
-    private long missedBytes;
-    private int drainWait;
-    /** The bytes of the last frame written: with a full queue, it is most of what is queued. */
-    private int lastWritten;
-    /** The bytes counted against the memory budget while waiting for a drain, or 0. */
-    private long pinned;
 
     public Watcher(WatchSpec spec, WatchSink sink, WatchLoop loop, Store store, EncodedEvents frames,
             WatchConfig config) {
@@ -64,8 +52,10 @@ public final class Watcher {
         this.sink = sink;
         this.loop = loop;
         this.store = store;
-        this.frames = frames;
         this.config = config;
+        this.stall = new Stall(this, sink, loop, config);
+        this.timers = new WatchTimers(this, spec, sink, loop, config);
+        this.history = new HistoryReplay(spec, store, frames, config, sink, loop, this::send);
     }
 
     public WatchSpec spec() {
@@ -85,21 +75,21 @@ public final class Watcher {
         return state == State.LIVE;
     }
 
+    /** For {@link Stall}: a drain that comes after the end runs nothing. */
+    boolean hasEnded() {
+        return state == State.ENDED;
+    }
+
     /** Starts the watch; the store has reached the spec's required revision. */
     public void start() {
         sink.onClose(this::closed);
         if (state == State.ENDED) {
             return; // the client left before the watch started
         }
-        loop.schedule(this, TimerKind.END, spec.lifetime(config).toMillis());
-        if (sendsBookmarks()) {
-            loop.schedule(this, TimerKind.BOOKMARK, config.bookmarkInterval().toMillis());
-        }
-        if (isEventStream()) {
-            loop.schedule(this, TimerKind.HEARTBEAT, config.sseHeartbeat().toMillis());
-        }
+        timers.start();
         if (spec.initialEvents()) {
-            sendSnapshot(store.currentRevision(), null);
+            initialEvents = new InitialEvents(store.currentRevision(), spec, store, config, sink, loop, this::send);
+            sendInitialEvents();
         } else if (spec.resourceVersion() > 0) {
             position = spec.resourceVersion();
             state = State.CATCHING_UP;
@@ -111,94 +101,38 @@ public final class Watcher {
     }
 
     /**
-     * Sends the snapshot at {@code snapshot} as ADDED events, a stretch of keys at a time, yielding between
-     * stretches and waiting whenever the client's buffers are full.
+     * Sends the initial events a stretch at a time, yielding between stretches and waiting whenever the client's
+     * buffers are full; then catches up from their revision.
      */
-    private void sendSnapshot(long snapshot, ObjectKey after) {
+    private void sendInitialEvents() {
         if (state != State.SNAPSHOT) {
             return;
         }
-        Scan scan;
-        try {
-            Selection selection = spec.selection();
-            scan = store.scan(spec.range(), snapshot, after, config.batchSize(),
-                    object -> selection.matches(object.tree()));
-        } catch (StoreException.Compacted e) {
-            expire(snapshot, e.oldest());
-            return;
+        switch (initialEvents.sendStretch()) {
+            case CLIENT_FULL -> stall.afterDrain(this::sendInitialEvents);
+            case STRETCH_READ -> soon(this::sendInitialEvents);
+            case COMPACTED -> expire(initialEvents.revision(), initialEvents.oldestRetained());
+            case ALL_SENT -> initialEventsSent(initialEvents.revision());
         }
-        WireFormat format = sink.format();
-        List<StoredObject> matches = scan.matches();
-        int sent = 0;
-        try {
-            for (int i = 0; i < matches.size(); i++) {
-                StoredObject object = matches.get(i);
-                // no id: a client cut off halfway through the snapshot must start over, not resume inside it
-                send(format.frame("ADDED", spec.rendering().bytesOf(object), WireFormat.NO_ID));
-                sent++;
-                boolean lastOfAll = scan.isDone() && i == matches.size() - 1;
-                if (!lastOfAll && sink.writeQueueFull()) {
-                    ObjectKey next = object.key();
-                    afterDrain(() -> sendSnapshot(snapshot, next));
-                    return;
-                }
-            }
-        } finally {
-            loop.eventsSent(sent); // counted once a batch
-        }
-        if (!scan.isDone()) {
-            ObjectKey next = scan.lastExamined();
-            soon(() -> sendSnapshot(snapshot, next));
-            return;
-        }
+    }
+
+    private void initialEventsSent(long snapshot) {
+        initialEvents = null; // the cursor, and the key it stopped at, are done with
         position = snapshot;
-        if (spec.initialEventsEnd() || (isEventStream() && spec.initialEvents())) {
+        if (spec.initialEventsEnd() || (timers.isEventStream() && spec.initialEvents())) {
             writeBookmark(snapshot, true);
         }
         state = State.CATCHING_UP;
         if (sink.writeQueueFull()) {
-            afterDrain(this::catchUp);
+            stall.afterDrain(this::catchUp);
         } else {
             soon(this::catchUp);
         }
     }
 
-    /**
-     * Runs {@code next} once the client has taken up its backlog. Vert.x calls a drain handler at every return to
-     * writable, so each wait gets a number and only the newest wait's action runs, once.
-     */
-    private void afterDrain(Runnable next) {
-        int wait = ++drainWait;
-        pin();
-        sink.onDrain(() -> {
-            if (wait == drainWait && state != State.ENDED) {
-                drainWait++;
-                unpin();
-                guarded(next);
-            }
-        });
-    }
-
-    /** Waiting for a drain: what is queued counts against the memory budget, and what goes by is counted. */
-    private void pin() {
-        if (pinned == 0) {
-            pinned = lastWritten + QUEUED_BEFORE_FULL;
-            missed = 0;
-            missedBytes = 0;
-            loop.pinned(this, pinned);
-        }
-    }
-
-    private void unpin() {
-        if (pinned != 0) {
-            pinned = 0;
-            loop.unpinned(this);
-        }
-    }
-
     private void send(Buffer frame) {
         sink.write(frame);
-        lastWritten = frame.length();
+        stall.wrote(frame.length());
     }
 
     /** Runs {@code task} on the loop later, ending this watch alone if it throws. */
@@ -206,7 +140,8 @@ public final class Watcher {
         loop.runSoon(() -> guarded(task));
     }
 
-    private void guarded(Runnable task) {
+    /** Runs {@code task}, ending this watch alone if it throws (also what a drain runs, through {@link Stall}). */
+    void guarded(Runnable task) {
         try {
             task.run();
         } catch (RuntimeException e) {
@@ -224,42 +159,29 @@ public final class Watcher {
             goLive();
             return;
         }
-        List<ChangeEvent> events;
+        HistoryReplay.Stop stop;
         try {
-            events = store.eventsAfter(position, config.batchSize());
-        } catch (StoreException.Compacted e) {
-            fellOutOfHistory(e.oldest());
-            return;
+            stop = history.sendBatch(position);
+        } finally {
+            position = history.handledThrough(); // through every event handled, even when sending one threw
         }
-        int sent = 0;
-        try {
-            for (ChangeEvent event : events) {
-                position = event.revision();
-                Buffer frame = select(frames.of(event));
-                if (frame != null) {
-                    send(frame);
-                    sent++;
-                    if (sink.writeQueueFull()) {
-                        stall();
-                        return;
-                    }
+        switch (stop) {
+            case CLIENT_FULL -> stall();
+            case COMPACTED -> fellOutOfHistory(history.oldestRetained());
+            case BATCH_SENT -> {
+                if (position >= head) {
+                    goLive();
+                } else {
+                    soon(this::catchUp);
                 }
             }
-        } finally {
-            loop.eventsSent(sent); // counted once a batch
-        }
-        if (position >= head) {
-            goLive();
-        } else {
-            soon(this::catchUp);
         }
     }
 
     private void goLive() {
         state = State.LIVE;
         wentLive = true;
-        drainWait++; // no earlier wait may act on a live watcher
-        unpin();
+        stall.cancel();
     }
 
     /**
@@ -274,7 +196,7 @@ public final class Watcher {
                     return false; // delivered from history already
                 }
                 position = event.revision();
-                Buffer frame = select(event);
+                Buffer frame = EventFilter.frameFor(event, spec, sink.format());
                 if (frame == null) {
                     return false;
                 }
@@ -286,12 +208,10 @@ public final class Watcher {
             }
             default -> {
                 // it will come from history; but a client that stopped reading (in its snapshot too) has a bound
-                if (pinned != 0 && state != State.ENDED && spec.range().contains(event.event().key())) {
-                    missedBytes += event.event().object().json().length;
-                    if (++missed > config.maxBacklog()) {
-                        endSlow(missed + " events behind");
-                    } else if (missedBytes > config.maxBacklogBytes()) {
-                        endSlow(missedBytes + " bytes of events behind");
+                if (stall.isPinned() && state != State.ENDED && spec.range().contains(event.event().key())) {
+                    String behind = stall.wentBy(event.event().object().json().length);
+                    if (behind != null) {
+                        endSlow(behind);
                     }
                 }
                 return false;
@@ -310,16 +230,10 @@ public final class Watcher {
 
     private void stall() {
         state = State.STALLED;
-        afterDrain(() -> {
+        stall.afterDrain(() -> {
             state = State.CATCHING_UP;
             catchUp();
         });
-    }
-
-    /** The frame this watcher gets for {@code event}, or null when the event is not its business. */
-    private Buffer select(EncodedEvent encoded) {
-        EncodedEvent.Variant variant = EventFilter.variantFor(encoded.event(), spec.range(), spec.selection());
-        return variant == null ? null : encoded.frame(sink.format(), variant, spec.rendering());
     }
 
     public void onTimer(TimerKind kind) {
@@ -334,14 +248,14 @@ public final class Watcher {
                     writeBookmark(bookmarkRevision(), false);
                     stallIfFull();
                 }
-                loop.schedule(this, TimerKind.BOOKMARK, config.bookmarkInterval().toMillis());
+                timers.again(kind);
             }
             case HEARTBEAT -> {
                 if (state == State.LIVE) {
                     send(sink.format().heartbeat());
                     stallIfFull();
                 }
-                loop.schedule(this, TimerKind.HEARTBEAT, config.sseHeartbeat().toMillis());
+                timers.again(kind);
             }
         }
     }
@@ -362,7 +276,7 @@ public final class Watcher {
         if (state == State.ENDED) {
             return;
         }
-        if (state == State.LIVE && sendsBookmarks()) {
+        if (state == State.LIVE && timers.sendsBookmarks()) {
             writeBookmark(bookmarkRevision(), false);
         }
         state = State.ENDED;
@@ -426,14 +340,5 @@ public final class Watcher {
     private void writeBookmark(long revision, boolean initialEventsEnd) {
         send(sink.format().bookmark(spec.type(), revision, initialEventsEnd, spec.rendering()));
         loop.bookmarkSent();
-    }
-
-    private boolean sendsBookmarks() {
-        // an EventSource cannot ask, and bookmarks keep its Last-Event-ID fresh
-        return spec.bookmarks() || isEventStream();
-    }
-
-    private boolean isEventStream() {
-        return sink.format() == WireFormat.SERVER_SENT_EVENTS;
     }
 }
