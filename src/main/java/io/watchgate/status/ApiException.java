@@ -31,6 +31,8 @@ public final class ApiException extends RuntimeException {
 
         public Details {
             name = Clip.json(name, MAX_NAME_BYTES);
+            group = Clip.json(group, MAX_NAME_BYTES);
+            kind = Clip.json(kind, MAX_NAME_BYTES);
             causes = causes.size() <= Causes.MAX ? causes : List.copyOf(causes.subList(0, Causes.MAX));
         }
     }
@@ -119,7 +121,7 @@ public final class ApiException extends RuntimeException {
             long more = total - listed;
             rendered = list.append(more == 0 ? "" : ", and " + more + " more errors").append(']').toString();
         }
-        String qualifiedKind = group == null || group.isEmpty() ? kind : kind + "." + group;
+        String qualifiedKind = Clip.json(group == null || group.isEmpty() ? kind : kind + "." + group, MAX_NAME_BYTES);
         String shownName = Clip.json(name, MAX_NAME_BYTES);
         return new ApiException(422, "Invalid", qualifiedKind + " \"" + shownName + "\" is invalid: " + rendered,
                 new Details(shownName, group, kind, kept), null, null);

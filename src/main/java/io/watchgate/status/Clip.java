@@ -17,29 +17,25 @@ public final class Clip {
             return text; // even escaped as \\u0000 each, it fits: the common case costs no walk
         }
         int budget = maxBytes - MARK.length();
-        int bytes = 0;
+        long bytes = 0;
         int cut = -1;
         for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            int width = jsonBytes(c);
-            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                width = 4;
-            }
+            int width = jsonBytes(text.charAt(i));
             if (cut < 0 && bytes + width > budget) {
                 cut = i;
             }
             bytes += width;
             if (bytes > maxBytes) {
+                if (cut > 0 && Character.isLowSurrogate(text.charAt(cut)) && Character.isHighSurrogate(text.charAt(cut - 1))) {
+                    cut--; // not between the halves of a pair
+                }
                 return text.substring(0, cut) + MARK;
-            }
-            if (width == 4) {
-                i++; // the pair's low half, counted with it
             }
         }
         return text;
     }
 
-    /** The bytes {@code text} takes in JSON (within a byte per unpaired surrogate). */
+    /** The bytes {@code text} takes in JSON as Jackson writes it. */
     static long jsonBytes(String text) {
         long bytes = 0;
         for (int i = 0; i < text.length(); i++) {
@@ -48,9 +44,12 @@ public final class Clip {
         return bytes;
     }
 
-    /** Bytes of one UTF-16 unit in JSON as Jackson writes it (UTF-8, control characters as \\u00XX). */
+    /**
+     * Bytes of one UTF-16 unit in JSON as Jackson writes it: UTF-8, but control characters and each half of a
+     * surrogate pair escaped as \\uXXXX.
+     */
     private static int jsonBytes(char c) {
-        if (c < 0x20) {
+        if (c < 0x20 || Character.isSurrogate(c)) {
             return 6;
         }
         if (c == '"' || c == '\\') {
