@@ -19,7 +19,7 @@ import java.util.Map;
  * <p>This is the one use of RE2J internals: its parser and parse tree are package-private. The size is Go's
  * ({@code regexp/syntax}, parse.go's calcSize): instructions, repetitions expanded, as compiling expands them.
  * Parsing does not expand repetitions, so it is cheap; it is what RE2J does first when it compiles anyway. An RE2J
- * upgrade that changes these internals fails {@code ProgramSizeTest} (and every measure, loudly), never silently.
+ * upgrade that changes these internals fails {@code SchemaPatternsTest} (and every measure, loudly), never silently.
  */
 @RegisterForReflection(classNames = { "com.google.re2j.Parser", "com.google.re2j.Regexp" })
 final class ProgramSize {
