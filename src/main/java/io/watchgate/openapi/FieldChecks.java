@@ -52,7 +52,7 @@ public class FieldChecks {
     }
 
     /** Each warning to its bound, then as many as fit in all; a last one says how many were left out. */
-    private static List<String> cut(List<String> messages, long more) {
+    static List<String> cut(List<String> messages, long more) {
         List<String> warnings = new ArrayList<>();
         long total = 0;
         for (String message : messages) {
