@@ -12,6 +12,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Schemas, patterns and validation as an attacker who has read them would feed them: patterns that hide nested
@@ -23,13 +24,12 @@ class SchemasIT {
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private static final Duration FAST = Duration.ofSeconds(5);
 
+    @TempDir
     static Path work;
     static HostileApp app;
 
     @BeforeAll
     static void start() throws Exception {
-        work = java.nio.file.Files.createTempDirectory("schemas-it");
-        System.out.println("SCHEMAS-IT-WORK " + work);
         app = HostileApp.start(work);
         // a type whose spec maps any key to a list of strings: integers there are each a problem
         HttpResponse<byte[]> created = post(CRDS, definition("lists", "{\"type\":\"object\",\"properties\":{\"spec\":"
