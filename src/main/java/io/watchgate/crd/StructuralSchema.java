@@ -28,6 +28,8 @@ public final class StructuralSchema {
 
     private final JsonNode root;
     private volatile SchemaEnums enums; // built on first use: a definition is served in its commit, under its lock
+    private final Map<JsonNode, Map<String, Integer>> requiredCounts =
+            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
 
     public StructuralSchema(JsonNode root) {
         this.root = root;
@@ -48,6 +50,15 @@ public final class StructuralSchema {
         Walk walk = new Walk(false, new Causes(), new UndeclaredFields(max));
         walk.value(object, root, FieldPath.ROOT, 0, true);
         return walk.undeclared;
+    }
+
+    /** How often each name appears in a long {@code required} list of this schema, counted once per list. */
+    private Map<String, Integer> requiredCounts(JsonNode required) {
+        return requiredCounts.computeIfAbsent(required, list -> {
+            Map<String, Integer> counts = new HashMap<>();
+            list.forEach(name -> counts.merge(name.asText(), 1, Integer::sum));
+            return counts;
+        });
     }
 
     private SchemaEnums enums() {
@@ -187,10 +198,9 @@ public final class StructuralSchema {
             JsonNode properties = schema.get("properties");
             JsonNode additional = schema.get("additionalProperties");
             boolean preserve = schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
-            for (JsonNode required : schema.path("required")) {
-                if (!object.has(required.asText()) && causes.accept()) {
-                    causes.add(Cause.required(path.field(required.asText()).toString(), ""));
-                }
+            JsonNode required = schema.get("required");
+            if (required != null && required.isArray()) {
+                required(object, required, path);
             }
             Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
             while (fields.hasNext()) {
@@ -210,6 +220,36 @@ public final class StructuralSchema {
                         fields.remove(); // pruned, as structural schemas prune what they do not declare
                     }
                 }
+            }
+        }
+
+        /**
+         * The required fields {@code object} lacks. A schema may require a hundred thousand names of each of a
+         * million objects: the names are looked at only until the causes are full, and the rest are counted from the
+         * object's own fields, so an object costs what it holds, not what its schema lists.
+         */
+        private void required(ObjectNode object, JsonNode required, FieldPath path) {
+            int looked = 0;
+            long missing = 0;
+            for (JsonNode name : required) {
+                if (looked == object.size() + Causes.MAX) {
+                    break; // past as many names as the object has fields, and as many missing as are described
+                }
+                looked++;
+                if (!object.has(name.asText())) {
+                    missing++;
+                    if (causes.accept()) {
+                        causes.add(Cause.required(path.field(name.asText()).toString(), ""));
+                    }
+                }
+            }
+            if (looked < required.size()) {
+                Map<String, Integer> counts = requiredCounts(required);
+                long present = 0;
+                for (Iterator<String> fields = object.fieldNames(); fields.hasNext();) {
+                    present += counts.getOrDefault(fields.next(), 0);
+                }
+                causes.countOmitted(Math.max(0, required.size() - present - missing));
             }
         }
     }

@@ -76,6 +76,29 @@ class StructuralSchemaPropertyTest {
         assertTrue(causes.kept().get(0).field().length() <= Cause.MAX_FIELD_BYTES);
     }
 
+    @Test
+    void aLongRequiredListCostsWhatTheObjectHoldsAndCountsWhatItLacks() {
+        ObjectNode schema = schema("{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":"
+                + "{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}}}}");
+        ArrayNode required = ((ObjectNode) schema.at("/properties/items/items")).putArray("required");
+        for (int i = 0; i < 5_000; i++) {
+            required.add("r" + i);
+        }
+        required.add("r1").add("r4999"); // a name twice counts twice, as the reference counts it
+        ObjectNode document = JSON.objectNode();
+        ArrayNode items = document.putArray("items");
+        for (int i = 0; i < 100; i++) {
+            ObjectNode item = items.addObject();
+            for (int f = 0; f < 50; f++) {
+                item.put("r" + (f * 2), f);
+            }
+        }
+        ReferenceSchema.Result reference = ReferenceSchema.apply(document.deepCopy(), schema);
+        Causes causes = new StructuralSchema(schema).apply(document);
+        assertEquals(reference.problems().size(), causes.kept().size() + causes.omitted());
+        assertEquals(reference.problems().subList(0, Causes.MAX), causes.kept().stream().map(Cause::field).toList());
+    }
+
     private static ObjectNode keyOverIntegers(int size) {
         ObjectNode document = JSON.objectNode();
         ArrayNode values = document.putObject("spec").putArray("k".repeat(size));
