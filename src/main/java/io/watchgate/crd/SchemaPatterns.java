@@ -26,7 +26,11 @@ final class SchemaPatterns {
     /** The cache holds patterns of at most this many instructions in all (about 20 MB), then starts over. */
     private static final long MAX_CACHED_INSTRUCTIONS = 200_000;
 
-    private static final Map<String, Pattern> COMPILED = new ConcurrentHashMap<>();
+    /** A compiled pattern and its size: matching a text costs about its length times that many steps. */
+    record Compiled(Pattern pattern, long instructions) {
+    }
+
+    private static final Map<String, Compiled> COMPILED = new ConcurrentHashMap<>();
     private static final AtomicLong CACHED = new AtomicLong();
 
     private SchemaPatterns() {
@@ -52,13 +56,13 @@ final class SchemaPatterns {
     }
 
     /** @throws PatternSyntaxException for a pattern that is not RE2, or too large to compile (as {@link #checkedSize}) */
-    static Pattern compile(String pattern) {
-        Pattern compiled = COMPILED.get(pattern);
+    static Compiled compile(String pattern) {
+        Compiled compiled = COMPILED.get(pattern);
         if (compiled != null) {
             return compiled;
         }
         long size = checkedSize(pattern);
-        compiled = Pattern.compile(pattern);
+        compiled = new Compiled(Pattern.compile(pattern), size);
         if (CACHED.addAndGet(size) > MAX_CACHED_INSTRUCTIONS) {
             COMPILED.clear();
             CACHED.set(size);

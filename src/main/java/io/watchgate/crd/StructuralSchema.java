@@ -2,7 +2,6 @@ package io.watchgate.crd;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 import io.watchgate.status.Cause;
 import io.watchgate.status.Causes;
@@ -25,6 +24,12 @@ import java.util.Map;
 public final class StructuralSchema {
 
     private static final int MAX_DEPTH = 200;
+    /**
+     * What matching one object's strings against their patterns may take, in text length times program size (about
+     * 20 ns each): a megabyte of text against a pattern of a few instructions, but not against one of thousands,
+     * which would take a minute ({@code a{0,1000}b} over a megabyte of "a"s). Past it, a value is refused.
+     */
+    static final long MAX_MATCH_STEPS = 20_000_000;
 
     private final JsonNode root;
     private volatile SchemaEnums enums; // built on first use: a definition is served in its commit, under its lock
@@ -75,7 +80,8 @@ public final class StructuralSchema {
         private final boolean prune;
         private final Causes causes;
         private final UndeclaredFields undeclared;
-        private final Map<String, Pattern> patterns = new HashMap<>(); // this walk's: a cache cleared meanwhile costs no recompile
+        private final Map<String, SchemaPatterns.Compiled> patterns = new HashMap<>(); // this walk's: a cache cleared meanwhile costs no recompile
+        private long matchSteps = MAX_MATCH_STEPS;
 
         Walk(boolean prune, Causes causes, UndeclaredFields undeclared) {
             this.prune = prune;
@@ -130,20 +136,27 @@ public final class StructuralSchema {
                 causes.add(Cause.tooLong(path.toString(), schema.get("maxLength").asLong()));
             }
             JsonNode pattern = schema.get("pattern");
-            if (pattern != null) {
-                Pattern compiled = compiled(pattern.asText());
-                if (compiled != null && !compiled.matcher(text).find() && causes.accept()) {
+            SchemaPatterns.Compiled compiled = pattern == null ? null : compiled(pattern.asText());
+            if (compiled != null) {
+                // RE2 matches in time linear in the text, times the program's size: both are the client's to choose
+                matchSteps -= (long) text.length() * Math.max(1, compiled.instructions());
+                if (matchSteps < 0) {
+                    if (causes.accept()) {
+                        causes.add(Cause.forbidden(path.toString(), "too long to be matched against '"
+                                + pattern.asText() + "' within the " + MAX_MATCH_STEPS + " steps an object may take"));
+                    }
+                } else if (!compiled.pattern().matcher(text).find() && causes.accept()) {
                     causes.add(Cause.invalid(path.toString(), text, path + " in body should match '"
                             + pattern.asText() + "'"));
                 }
             }
         }
 
-        private Pattern compiled(String pattern) {
+        private SchemaPatterns.Compiled compiled(String pattern) {
             if (patterns.containsKey(pattern)) {
                 return patterns.get(pattern);
             }
-            Pattern compiled;
+            SchemaPatterns.Compiled compiled;
             try {
                 compiled = SchemaPatterns.compile(pattern);
             } catch (PatternSyntaxException e) {

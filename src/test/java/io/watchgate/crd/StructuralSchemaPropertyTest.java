@@ -99,6 +99,22 @@ class StructuralSchemaPropertyTest {
         assertEquals(reference.problems().subList(0, Causes.MAX), causes.kept().stream().map(Cause::field).toList());
     }
 
+    @Test
+    void matchingIsBoundedByTextLengthTimesProgramSize() {
+        // a{0,1000}b over a megabyte of "a"s would take RE2J about a minute: the walk refuses it instead
+        ObjectNode schema = schema("{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"string\","
+                + "\"pattern\":\"a{0,1000}b\"}}}");
+        ObjectNode document = JSON.objectNode().put("spec", "a".repeat(1_000_000));
+        Causes causes = new StructuralSchema(schema).apply(document);
+        assertEquals(1, causes.kept().size());
+        assertEquals("FieldValueForbidden", causes.kept().get(0).reason());
+        assertTrue(causes.kept().get(0).message().contains("too long to be matched"), causes.kept().get(0).message());
+        // the same text against a pattern of a few instructions is matched
+        ObjectNode simple = schema("{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"string\","
+                + "\"pattern\":\"^a+$\"}}}");
+        assertTrue(new StructuralSchema(simple).apply(JSON.objectNode().put("spec", "a".repeat(1_000_000))).isEmpty());
+    }
+
     private static ObjectNode keyOverIntegers(int size) {
         ObjectNode document = JSON.objectNode();
         ArrayNode values = document.putObject("spec").putArray("k".repeat(size));
