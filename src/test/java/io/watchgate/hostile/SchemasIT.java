@@ -94,6 +94,19 @@ class SchemasIT {
     }
 
     @Test
+    void aLongTextAgainstALargePatternIsRefusedNotMatchedForAMinute() throws Exception {
+        HttpResponse<byte[]> created = post(CRDS, definition("slows", "{\"type\":\"object\",\"properties\":{\"spec\":"
+                + "{\"type\":\"string\",\"pattern\":\"a{0,1000}b\"}}}"));
+        assertEquals(201, created.statusCode(), new String(created.body(), StandardCharsets.UTF_8));
+        String body = "{\"apiVersion\":\"slows.hostile.test/v1\",\"kind\":\"Slows\",\"metadata\":{\"name\":\"slow\"},"
+                + "\"spec\":\"" + "a".repeat(1_000_000) + "\"}";
+        HttpResponse<byte[]> response = Hostile.answer(app, FAST,
+                () -> post("/apis/slows.hostile.test/v1/namespaces/default/slows", body));
+        JsonNode status = Hostile.refused(response, 422, "Invalid");
+        assertEquals("FieldValueForbidden", status.path("details").path("causes").get(0).path("reason").asText());
+    }
+
+    @Test
     void aLongKeyOverMillionsOfBadElementsIsOneSmallStatus() throws Exception {
         StringBuilder body = new StringBuilder(3_000_000).append("{\"apiVersion\":\"lists.hostile.test/v1\",\"kind\":"
                 + "\"Lists\",\"metadata\":{\"name\":\"long-key\"},\"spec\":{\"").append("k".repeat(50_000)).append("\":[");
