@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.Cause;
+import io.watchgate.status.Causes;
+import io.watchgate.status.FieldPath;
 import io.watchgate.types.ApiExtensionsTypes;
 import io.watchgate.types.NameRule;
 import io.watchgate.types.ResourceType;
@@ -42,9 +44,25 @@ public record CrdSpec(String group, String kind, String plural, String singular,
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final java.util.regex.Pattern KIND = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9]{0,62}");
 
-    /** Reads a CustomResourceDefinition; 422 with a cause per problem, as Kubernetes validates them. */
+    /**
+     * Reads a CustomResourceDefinition about to be written; 422 with a cause per problem, as Kubernetes validates
+     * them, its schemas' patterns included (parsed and measured, not compiled: see {@link PatternBudget}).
+     */
     public static CrdSpec parse(ObjectNode crd) {
-        List<Cause> causes = new ArrayList<>();
+        return parse(crd, true);
+    }
+
+    /**
+     * Reads a stored definition, which {@link #parse} checked when it was written: its schemas are not checked
+     * again. Cheap, so it may run where a commit's lock is held (serving a committed definition).
+     */
+    public static CrdSpec read(ObjectNode crd) {
+        return parse(crd, false);
+    }
+
+    private static CrdSpec parse(ObjectNode crd, boolean checkSchemas) {
+        Causes causes = new Causes();
+        PatternBudget patterns = new PatternBudget();
         JsonNode spec = crd.path("spec");
         String group = text(spec.path("group"));
         JsonNode names = spec.path("names");
@@ -105,8 +123,9 @@ public record CrdSpec(String group, String kind, String plural, String singular,
                         causes);
             }
             JsonNode declared = version.path("schema").get("openAPIV3Schema");
-            if (declared != null) {
-                SchemaShape.check(declared, "spec.versions[" + versions.size() + "].schema.openAPIV3Schema", causes);
+            if (declared != null && checkSchemas) {
+                SchemaShape.check(declared, FieldPath.of("spec.versions[" + versions.size()
+                        + "].schema.openAPIV3Schema"), causes, patterns);
             }
             boolean isStorage = version.path("storage").asBoolean(false);
             storage += isStorage ? 1 : 0;
@@ -221,7 +240,7 @@ public record CrdSpec(String group, String kind, String plural, String singular,
         return status;
     }
 
-    private static void checkName(IdentifierSyntax syntax, String value, String field, List<Cause> causes) {
+    private static void checkName(IdentifierSyntax syntax, String value, String field, Causes causes) {
         String problem = syntax.problem(value);
         if (problem != null) {
             causes.add(Cause.invalid(field, value, problem));

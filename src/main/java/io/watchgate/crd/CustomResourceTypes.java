@@ -3,7 +3,7 @@ package io.watchgate.crd;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.StartupEvent;
 import io.watchgate.status.ApiException;
-import io.watchgate.status.Cause;
+import io.watchgate.status.Causes;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.EventType;
 import io.watchgate.store.KeyRange;
@@ -14,7 +14,6 @@ import io.watchgate.types.ResourceType;
 import io.watchgate.types.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -58,7 +57,7 @@ public class CustomResourceTypes {
         if (event.previous() != null) {
             java.util.Set<String> kept = new java.util.HashSet<>();
             served.servedTypes().forEach(type -> kept.add(schemaKey(type.group(), type.version(), type.plural())));
-            for (ResourceType type : CrdSpec.parse(event.previous().tree()).servedTypes()) {
+            for (ResourceType type : CrdSpec.read(event.previous().tree()).servedTypes()) {
                 String key = schemaKey(type.group(), type.version(), type.plural());
                 if (!kept.contains(key)) {
                     types.unregister(type.group(), type.version(), type.plural());
@@ -69,7 +68,7 @@ public class CustomResourceTypes {
     }
 
     private CrdSpec serve(StoredObject crd) {
-        CrdSpec spec = CrdSpec.parse(crd.tree());
+        CrdSpec spec = CrdSpec.read(crd.tree());
         definitions.put(spec.group() + "/" + spec.plural(), spec);
         for (CrdSpec.Version version : spec.versions()) {
             String key = schemaKey(spec.group(), version.name(), spec.plural());
@@ -84,7 +83,7 @@ public class CustomResourceTypes {
     }
 
     private void stopServing(StoredObject crd) {
-        CrdSpec spec = CrdSpec.parse(crd.tree());
+        CrdSpec spec = CrdSpec.read(crd.tree());
         definitions.remove(spec.group() + "/" + spec.plural());
         for (ResourceType type : spec.servedTypes()) {
             types.unregister(type.group(), type.version(), type.plural());
@@ -99,7 +98,7 @@ public class CustomResourceTypes {
      */
     public void conform(ResourceType type, ObjectNode object) {
         StructuralSchema schema = schemas.get(schemaKey(type.group(), type.version(), type.plural()));
-        List<Cause> causes = schema == null ? List.of() : schema.apply(object);
+        Causes causes = schema == null ? new Causes() : schema.apply(object);
         if (!causes.isEmpty()) {
             throw ApiException.invalid(type.group(), type.kind(), object.path("metadata").path("name").asText(""),
                     causes);
@@ -116,10 +115,13 @@ public class CustomResourceTypes {
         return spec == null ? java.util.Optional.empty() : spec.version(type.version());
     }
 
-    /** The fields of {@code object} its type's schema does not declare (pruning would drop them); none without one. */
-    public List<String> undeclaredFields(ResourceType type, ObjectNode object) {
+    /**
+     * The fields of {@code object} its type's schema does not declare (pruning would drop them), the first
+     * {@code max} by path; none without a schema.
+     */
+    public UndeclaredFields undeclaredFields(ResourceType type, ObjectNode object, int max) {
         StructuralSchema schema = schemas.get(schemaKey(type.group(), type.version(), type.plural()));
-        return schema == null ? List.of() : schema.undeclaredFields(object);
+        return schema == null ? new UndeclaredFields(max) : schema.undeclaredFields(object, max);
     }
 
     /** The version's schema as the definition gives it, for OpenAPI; empty without one. */

@@ -3,6 +3,8 @@ package io.watchgate.crd;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.re2j.PatternSyntaxException;
 import io.watchgate.status.Cause;
+import io.watchgate.status.Causes;
+import io.watchgate.status.FieldPath;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +12,8 @@ import java.util.Set;
 
 /**
  * Checks that an {@code openAPIV3Schema} has the shape of a schema before it is stored: nested schemas are
- * objects, {@code type} is one of OpenAPI's, patterns compile, bounds are numbers. What is stored is then safe
- * to apply to objects and to render in OpenAPI documents.
+ * objects, {@code type} is one of OpenAPI's, patterns are RE2 and small enough to compile, bounds are numbers. What
+ * is stored is then safe to apply to objects and to render in OpenAPI documents.
  */
 final class SchemaShape {
 
@@ -23,64 +25,81 @@ final class SchemaShape {
     private SchemaShape() {
     }
 
-    static void check(JsonNode schema, String path, List<Cause> causes) {
-        check(schema, path, causes, 0);
+    /**
+     * Checks {@code schema}, found at {@code path}, into {@code causes}; its patterns are parsed and measured, never
+     * compiled, and charged to {@code patterns}, the definition's budget.
+     */
+    static void check(JsonNode schema, FieldPath path, Causes causes, PatternBudget patterns) {
+        check(schema, path, causes, patterns, 0);
     }
 
-    private static void check(JsonNode schema, String path, List<Cause> causes, int depth) {
+    private static void check(JsonNode schema, FieldPath path, Causes causes, PatternBudget patterns, int depth) {
         if (!schema.isObject()) {
-            causes.add(Cause.invalid(path, schema.toString(), "must be a schema object"));
+            if (causes.accept()) {
+                causes.add(Cause.invalid(path.toString(), SchemaTypes.jsonType(schema), "must be a schema object"));
+            }
             return;
         }
         if (depth > MAX_DEPTH) {
-            causes.add(Cause.invalid(path, "", "is nested more than " + MAX_DEPTH + " levels deep"));
+            if (causes.accept()) {
+                causes.add(Cause.invalid(path.toString(), "", "is nested more than " + MAX_DEPTH + " levels deep"));
+            }
             return;
         }
         JsonNode type = schema.get("type");
-        if (type != null && !(type.isTextual() && TYPES.contains(type.asText()))) {
-            causes.add(Cause.notSupported(path + ".type", type.asText(), List.copyOf(TYPES)));
+        if (type != null && !(type.isTextual() && TYPES.contains(type.asText())) && causes.accept()) {
+            causes.add(Cause.notSupported(path.field("type").toString(), type.asText(), List.copyOf(TYPES)));
         }
         for (String bound : NUMBERS) {
             JsonNode value = schema.get(bound);
-            if (value != null && !value.isNumber()) {
-                causes.add(Cause.invalid(path + "." + bound, value.toString(), "must be a number"));
+            if (value != null && !value.isNumber() && causes.accept()) {
+                causes.add(Cause.invalid(path.field(bound).toString(), SchemaTypes.jsonType(value), "must be a number"));
             }
         }
         JsonNode pattern = schema.get("pattern");
         if (pattern != null) {
             try {
-                SchemaPatterns.compile(pattern.asText());
+                patterns.charge(pattern.asText());
             } catch (PatternSyntaxException e) {
-                causes.add(Cause.invalid(path + ".pattern", pattern.asText(), "must be a valid regular expression"));
+                if (causes.accept()) {
+                    causes.add(Cause.invalid(path.field("pattern").toString(), pattern.asText(),
+                            "must be a valid regular expression: " + e.getDescription()));
+                }
             }
         }
         JsonNode properties = schema.get("properties");
         if (properties != null) {
             if (!properties.isObject()) {
-                causes.add(Cause.invalid(path + ".properties", properties.toString(), "must be a map of schemas"));
+                if (causes.accept()) {
+                    causes.add(Cause.invalid(path.field("properties").toString(), SchemaTypes.jsonType(properties),
+                            "must be a map of schemas"));
+                }
             } else {
+                FieldPath declared = path.field("properties");
                 Iterator<Map.Entry<String, JsonNode>> fields = properties.fields();
                 while (fields.hasNext()) {
                     Map.Entry<String, JsonNode> field = fields.next();
-                    check(field.getValue(), path + ".properties[" + field.getKey() + "]", causes, depth + 1);
+                    check(field.getValue(), declared.key(field.getKey()), causes, patterns, depth + 1);
                 }
             }
         }
         JsonNode items = schema.get("items");
         if (items != null) {
-            check(items, path + ".items", causes, depth + 1);
+            check(items, path.field("items"), causes, patterns, depth + 1);
         }
         JsonNode additional = schema.get("additionalProperties");
         if (additional != null && !additional.isBoolean()) {
-            check(additional, path + ".additionalProperties", causes, depth + 1);
+            check(additional, path.field("additionalProperties"), causes, patterns, depth + 1);
         }
         JsonNode required = schema.get("required");
-        if (required != null && !required.isArray()) {
-            causes.add(Cause.invalid(path + ".required", required.toString(), "must be a list of field names"));
+        if (required != null && !required.isArray() && causes.accept()) {
+            causes.add(Cause.invalid(path.field("required").toString(), SchemaTypes.jsonType(required),
+                    "must be a list of field names"));
         }
         JsonNode allowed = schema.get("enum");
-        if (allowed != null && !allowed.isArray()) {
-            causes.add(Cause.invalid(path + ".enum", allowed.toString(), "must be a list of values"));
+        if (allowed != null && !allowed.isArray() && causes.accept()) {
+            causes.add(Cause.invalid(path.field("enum").toString(), SchemaTypes.jsonType(allowed),
+                    "must be a list of values"));
         }
     }
 }

@@ -177,7 +177,7 @@ public class Deletions {
      */
     private CompletableFuture<StoredObject> deleteDefinition(StoredObject current) {
         return definitions.markTerminating(current).thenComposeAsync(marked -> {
-            String resource = CrdSpec.parse(marked.tree()).resource();
+            String resource = CrdSpec.read(marked.tree()).resource();
             return InOrder.forEach(definitions.instances(resource).iterator(), this::deleteContent, workers)
                     .thenComposeAsync(all -> definitions.finalizeIfDone(resource), workers)
                     .thenApply(after -> after != null ? after : marked);

@@ -35,7 +35,7 @@ final class TypeDefaults {
     static void onUpdate(ResourceType type, ObjectNode current, ObjectNode updated, Instant now) {
         if (ApiExtensionsTypes.isCustomResourceDefinitions(type)) {
             CrdSpec after = CrdSpec.parse(updated);
-            after.checkChangeFrom(CrdSpec.parse(current));
+            after.checkChangeFrom(CrdSpec.read(current));
             updated.set("status", after.statusAfterUpdate(current.path("status"), now));
         }
         if (isCore(type, "Namespace")) {

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.ArrayList;
+import io.watchgate.crd.UndeclaredFields;
+import io.watchgate.status.FieldPath;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,17 +27,19 @@ public class UnknownFields {
         this.customResources = customResources;
     }
 
-    public List<String> of(ResourceType type, JsonNode object) {
+    /** The unknown fields of {@code object}: the paths of the first {@code max}, and how many there are. */
+    public UndeclaredFields of(ResourceType type, JsonNode object, int max) {
         if (!type.group().isEmpty() && object.isObject()) {
-            return customResources.undeclaredFields(type, (com.fasterxml.jackson.databind.node.ObjectNode) object);
+            return customResources.undeclaredFields(type, (com.fasterxml.jackson.databind.node.ObjectNode) object, max);
         }
-        List<String> unknown = new ArrayList<>();
+        UndeclaredFields unknown = new UndeclaredFields(max);
         schemas.definitionName(type).flatMap(schemas::definition)
-                .ifPresent(schema -> walk(object, schema, "", unknown, 0));
+                .ifPresent(schema -> walk(object, schema, FieldPath.ROOT, unknown, 0));
         return unknown;
     }
 
-    private void walk(JsonNode value, JsonNode schema, String path, List<String> unknown, int depth) {
+    /** One pass, linear in the object: a path becomes text only for the fields reported. */
+    private void walk(JsonNode value, JsonNode schema, FieldPath path, UndeclaredFields unknown, int depth) {
         if (depth > 100 || value == null || value.isNull()) {
             return;
         }
@@ -51,18 +53,20 @@ public class UnknownFields {
             Iterator<Map.Entry<String, JsonNode>> fields = value.fields();
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> field = fields.next();
-                String where = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
-                if (properties != null && properties.has(field.getKey())) {
-                    walk(field.getValue(), properties.get(field.getKey()), where, unknown, depth + 1);
+                FieldPath where = path.field(field.getKey());
+                JsonNode declared = properties == null ? null : properties.get(field.getKey());
+                if (declared != null) {
+                    walk(field.getValue(), declared, where, unknown, depth + 1);
                 } else if (additional != null && additional.isObject()) {
                     walk(field.getValue(), additional, where, unknown, depth + 1);
                 } else if (properties != null) {
-                    unknown.add(where);
+                    unknown.add(where, field.getKey());
                 }
             }
         } else if (value.isArray() && resolved.has("items")) {
+            JsonNode items = resolved.get("items");
             for (int i = 0; i < value.size(); i++) {
-                walk(value.get(i), resolved.get("items"), path + "[" + i + "]", unknown, depth + 1);
+                walk(value.get(i), items, path.index(i), unknown, depth + 1);
             }
         }
     }

@@ -4,9 +4,18 @@ import java.util.List;
 
 /**
  * A request the API refuses, carrying everything its Kubernetes {@code Status} body needs. Thrown anywhere
- * below the HTTP layer and rendered there by one exception mapper.
+ * below the HTTP layer and rendered there by one exception mapper. Whatever a request echoes into it, its Status
+ * stays small: the message is cut to {@link #MAX_MESSAGE_BYTES}, the name to {@link #MAX_NAME_BYTES}, and it
+ * carries at most {@link Causes#MAX} causes, each cut too (see {@link Cause}).
  */
 public final class ApiException extends RuntimeException {
+
+    /** The message's size at most, in the bytes of its JSON. */
+    public static final int MAX_MESSAGE_BYTES = 8 * 1024;
+    /** A name echoed in {@code details.name}: no valid name comes close. */
+    static final int MAX_NAME_BYTES = 512;
+    /** The causes an Invalid message lists one by one (all of them kept, up to {@link Causes#MAX}, in the details). */
+    static final int CAUSES_IN_MESSAGE = 16;
 
     private final int code;
     private final String reason;
@@ -19,11 +28,18 @@ public final class ApiException extends RuntimeException {
      */
     public record Details(String name, String group, String kind, List<Cause> causes) {
         public static final Details NONE = new Details(null, null, null, List.of());
+
+        public Details {
+            name = Clip.json(name, MAX_NAME_BYTES);
+            group = Clip.json(group, MAX_NAME_BYTES);
+            kind = Clip.json(kind, MAX_NAME_BYTES);
+            causes = causes.size() <= Causes.MAX ? causes : List.copyOf(causes.subList(0, Causes.MAX));
+        }
     }
 
     public ApiException(int code, String reason, String message, Details details, Integer retryAfterSeconds,
             String continueToken) {
-        super(message, null, false, false);
+        super(Clip.json(message, MAX_MESSAGE_BYTES), null, false, false);
         this.code = code;
         this.reason = reason;
         this.details = details;
@@ -77,11 +93,38 @@ public final class ApiException extends RuntimeException {
 
     /** 422: {@code ConfigMap "x" is invalid: metadata.name: Invalid value: ...}. */
     public static ApiException invalid(String group, String kind, String name, List<Cause> causes) {
-        String rendered = causes.size() == 1 ? causes.get(0).render()
-                : "[" + String.join(", ", causes.stream().map(Cause::render).toList()) + "]";
-        String qualifiedKind = group == null || group.isEmpty() ? kind : kind + "." + group;
-        return new ApiException(422, "Invalid", qualifiedKind + " \"" + name + "\" is invalid: " + rendered,
-                new Details(name, group, kind, List.copyOf(causes)), null, null);
+        Causes bounded = new Causes();
+        bounded.addAll(causes);
+        return invalid(group, kind, name, bounded);
+    }
+
+    /**
+     * 422 as above, from causes collected up to their bound: the message lists the first {@link #CAUSES_IN_MESSAGE}
+     * and says how many more there were ({@code [a, b, and 12 more errors]}).
+     */
+    public static ApiException invalid(String group, String kind, String name, Causes causes) {
+        List<Cause> kept = causes.kept();
+        long total = kept.size() + causes.omitted();
+        String rendered;
+        if (total == 1 && kept.size() == 1) {
+            rendered = kept.get(0).render();
+        } else {
+            StringBuilder list = new StringBuilder("[");
+            int listed = 0;
+            long bytes = 0;
+            // the list stops at a count and at a size, so that the count of the rest is never cut off
+            while (listed < Math.min(kept.size(), CAUSES_IN_MESSAGE) && bytes < MAX_MESSAGE_BYTES / 2) {
+                String cause = kept.get(listed++).render();
+                bytes += Clip.jsonBytes(cause) + 2;
+                list.append(listed == 1 ? "" : ", ").append(cause);
+            }
+            long more = total - listed;
+            rendered = list.append(more == 0 ? "" : ", and " + more + " more errors").append(']').toString();
+        }
+        String qualifiedKind = Clip.json(group == null || group.isEmpty() ? kind : kind + "." + group, MAX_NAME_BYTES);
+        String shownName = Clip.json(name, MAX_NAME_BYTES);
+        return new ApiException(422, "Invalid", qualifiedKind + " \"" + shownName + "\" is invalid: " + rendered,
+                new Details(shownName, group, kind, kept), null, null);
     }
 
     public static ApiException expired(String message) {

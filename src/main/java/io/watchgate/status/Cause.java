@@ -2,8 +2,21 @@ package io.watchgate.status;
 
 import java.util.List;
 
-/** One entry of a Status' {@code details.causes}: what is wrong with which field. */
+/**
+ * One entry of a Status' {@code details.causes}: what is wrong with which field. The field and message are cut to
+ * {@link #MAX_FIELD_BYTES} and {@link #MAX_MESSAGE_BYTES} (a field name comes from the body, and may be a megabyte),
+ * and a value it quotes to {@link #MAX_VALUE_BYTES}, so that the detail after it survives the cut.
+ */
 public record Cause(String reason, String message, String field) {
+
+    public static final int MAX_FIELD_BYTES = 256;
+    public static final int MAX_MESSAGE_BYTES = 1024;
+    static final int MAX_VALUE_BYTES = 256;
+
+    public Cause {
+        message = Clip.json(message, MAX_MESSAGE_BYTES);
+        field = Clip.json(field, MAX_FIELD_BYTES);
+    }
 
     /** {@code field: Invalid value: "v": detail}, as Kubernetes renders FieldValueInvalid. */
     public static Cause invalid(String field, Object value, String detail) {
@@ -20,8 +33,15 @@ public record Cause(String reason, String message, String field) {
 
     /** {@code field: Unsupported value: "v": supported values: "a", "b"}. */
     public static Cause notSupported(String field, String value, List<String> supported) {
+        StringBuilder values = new StringBuilder();
+        for (String each : supported) {
+            if (values.length() > MAX_MESSAGE_BYTES) {
+                break; // the message is cut there anyway: an enum of a million values is not rendered whole
+            }
+            values.append(values.isEmpty() ? "" : ", ").append(quote(each));
+        }
         return new Cause("FieldValueNotSupported", "Unsupported value: " + quote(value) + ": supported values: "
-                + String.join(", ", supported.stream().map(Cause::quote).toList()), field);
+                + values, field);
     }
 
     public static Cause forbidden(String field, String detail) {
@@ -34,6 +54,9 @@ public record Cause(String reason, String message, String field) {
     }
 
     private static String quote(Object value) {
-        return value instanceof String s ? "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"" : String.valueOf(value);
+        if (!(value instanceof String s)) {
+            return Clip.json(String.valueOf(value), MAX_VALUE_BYTES);
+        }
+        return "\"" + Clip.json(s, MAX_VALUE_BYTES).replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

@@ -4,7 +4,10 @@ import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import org.hibernate.validator.constraintvalidation.HibernateConstraintValidatorContext;
 
-/** Checks an {@link Identifier}; the problem in Kubernetes' words travels as the violation's dynamic payload. */
+/**
+ * Checks an {@link Identifier}; the problem in Kubernetes' words travels as the violation's dynamic payload. With a
+ * {@link ProblemBudget} as the validation's payload, a problem past the budget is counted there instead.
+ */
 public class IdentifierValidator implements ConstraintValidator<Identifier, String> {
     private IdentifierSyntax syntax;
 
@@ -16,9 +19,15 @@ public class IdentifierValidator implements ConstraintValidator<Identifier, Stri
     @Override
     public boolean isValid(String value, ConstraintValidatorContext context) {
         String problem = value == null ? null : syntax.problem(value);
-        if (problem != null) {
-            context.unwrap(HibernateConstraintValidatorContext.class).withDynamicPayload(problem);
+        if (problem == null) {
+            return true;
         }
-        return problem == null;
+        HibernateConstraintValidatorContext hibernate = context.unwrap(HibernateConstraintValidatorContext.class);
+        ProblemBudget budget = hibernate.getConstraintValidatorPayload(ProblemBudget.class);
+        if (budget != null && !budget.describe()) {
+            return true; // counted, not described: enough are
+        }
+        hibernate.withDynamicPayload(problem);
+        return false;
     }
 }

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.Cause;
+import io.watchgate.status.Causes;
 import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ElementKind;
 import jakarta.validation.Path;
 import jakarta.validation.Validator;
+import jakarta.validation.ValidatorFactory;
 import jakarta.validation.groups.Default;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -19,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.hibernate.validator.HibernateValidatorFactory;
 import org.hibernate.validator.engine.HibernateConstraintViolation;
 
 /**
@@ -29,38 +32,64 @@ import org.hibernate.validator.engine.HibernateConstraintViolation;
 @ApplicationScoped
 public class ObjectValidator {
 
-    private final Validator validator;
+    /** Past this many map entries and list items, a validation counts problems beyond {@link Causes#MAX}. */
+    private static final int BUDGETED_FROM = Causes.MAX;
 
-    ObjectValidator(Validator validator) {
+    private final Validator validator;
+    private final HibernateValidatorFactory factory;
+
+    ObjectValidator(Validator validator, ValidatorFactory factory) {
         this.validator = validator;
+        this.factory = factory.unwrap(HibernateValidatorFactory.class);
     }
 
     public void validate(ResourceType type, ObjectNode object) {
         MetadataView metadata = metadataOf(type, object);
         Set<? extends ConstraintViolation<?>> violations;
-        List<Cause> causes = new ArrayList<>();
+        Causes causes = new Causes();
         Class<?>[] groups = { Default.class, NameGroups.of(type.nameRule()) };
+        ProblemBudget budget = new ProblemBudget();
         if (hasData(type)) {
             Map<String, String> data = stringMap(type, object, "data");
             Map<String, String> binaryData = stringMap(type, object, "binaryData");
             boolean dataIsBase64 = type.kind().equals("Secret");
             long bytes = dataBytes(type, data, dataIsBase64) + dataBytes(type, binaryData, true);
-            violations = validator.validate(new DataView(metadata, data, binaryData, bytes), groups);
+            violations = validatorFor(metadata, size(data) + size(binaryData), budget)
+                    .validate(new DataView(metadata, data, binaryData, bytes), groups);
             if (data != null && binaryData != null) {
-                data.keySet().stream().filter(binaryData::containsKey).sorted().forEach(key -> causes.add(
-                        Cause.invalid("data[" + key + "]", key, "duplicate of key present in binaryData")));
+                data.keySet().stream().filter(binaryData::containsKey).sorted().filter(key -> causes.accept())
+                        .forEach(key -> causes.add(Cause.invalid("data[" + key + "]", key,
+                                "duplicate of key present in binaryData")));
             }
         } else {
-            violations = validator.validate(new ObjectView(metadata), groups);
+            violations = validatorFor(metadata, 0, budget).validate(new ObjectView(metadata), groups);
         }
         checkOwnerReferences(type, object.path("metadata"), causes);
         violations.stream()
                 .map(ObjectValidator::causeOf)
                 .sorted(Comparator.comparing(Cause::field))
                 .forEach(causes::add);
+        causes.countOmitted(budget.omitted());
         if (!causes.isEmpty()) {
             throw ApiException.invalid(type.group(), type.kind(), metadata.name(), causes);
         }
+    }
+
+    /**
+     * The shared validator for everyday objects; for one with many entries, a validator of its own that describes
+     * the first problems and counts the rest (Hibernate Validator would otherwise build a violation for each).
+     */
+    private Validator validatorFor(MetadataView metadata, int dataEntries, ProblemBudget budget) {
+        int entries = dataEntries + size(metadata.labels()) + size(metadata.annotations())
+                + (metadata.finalizers() == null ? 0 : metadata.finalizers().size());
+        if (entries < BUDGETED_FROM) {
+            return validator;
+        }
+        return factory.usingContext().constraintValidatorPayload(budget).getValidator();
+    }
+
+    private static int size(Map<String, String> map) {
+        return map == null ? 0 : map.size();
     }
 
     private static boolean hasData(ResourceType type) {
@@ -93,7 +122,7 @@ public class ObjectValidator {
     }
 
     /** Each owner reference is an object naming its owner by apiVersion, kind, name and uid. */
-    private static void checkOwnerReferences(ResourceType type, JsonNode metadata, List<Cause> causes) {
+    private static void checkOwnerReferences(ResourceType type, JsonNode metadata, Causes causes) {
         JsonNode references = metadata.path("ownerReferences");
         if (references.isMissingNode() || references.isNull()) {
             return;
@@ -107,7 +136,8 @@ public class ObjectValidator {
                 throw cannotDecode(type, "ownerReferences", "v1.OwnerReference", reference);
             }
             for (String required : new String[] { "apiVersion", "kind", "name", "uid" }) {
-                if (!reference.path(required).isTextual() || reference.path(required).textValue().isEmpty()) {
+                if ((!reference.path(required).isTextual() || reference.path(required).textValue().isEmpty())
+                        && causes.accept()) {
                     causes.add(Cause.required("metadata.ownerReferences[" + i + "]." + required, ""));
                 }
             }
