@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.watchgate.http.TooLongForAnEventLoop;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.util.concurrent.CompletableFuture;
@@ -32,15 +33,32 @@ public class WritePlacement {
     }
 
     /**
+     * Runs {@code write} where its size says; a small one that finds part way that it would hold the event loop too
+     * long ({@link TooLongForAnEventLoop}) is run again on a worker.
+     *
      * @param bytes the larger of the request body and the stored object the write starts from
      * @param write the write and its answer; on a worker thread it answers there too ({@code ResourceVerbs.answer})
      */
     Uni<Response> run(long bytes, Supplier<Uni<Response>> write) {
-        if (bytes <= inlineBytes || !Context.isOnEventLoopThread()) {
+        if (!Context.isOnEventLoopThread()) {
             return write.get();
         }
-        offloaded.increment();
         Context context = Vertx.currentContext();
+        if (bytes > inlineBytes) {
+            return onWorker(context, write);
+        }
+        // a small write that turns out to cost more than its size said gives way, before it changed anything
+        Uni<Response> inline;
+        try {
+            inline = write.get();
+        } catch (TooLongForAnEventLoop tooLong) {
+            return onWorker(context, write);
+        }
+        return inline.onFailure(TooLongForAnEventLoop.class).recoverWithUni(() -> onWorker(context, write));
+    }
+
+    private Uni<Response> onWorker(Context context, Supplier<Uni<Response>> write) {
+        offloaded.increment();
         CompletableFuture<Response> answered = new CompletableFuture<>();
         context.executeBlocking(() -> {
             try {

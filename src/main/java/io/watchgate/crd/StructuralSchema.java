@@ -1,5 +1,8 @@
 package io.watchgate.crd;
 
+import io.vertx.core.Context;
+import io.watchgate.http.TooLongForAnEventLoop;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.re2j.PatternSyntaxException;
@@ -30,6 +33,11 @@ public final class StructuralSchema {
      * which would take a minute ({@code a{0,1000}b} over a megabyte of "a"s). Past it, a value is refused.
      */
     static final long MAX_MATCH_STEPS = 20_000_000;
+    /**
+     * What matching may take on an event loop (tens of milliseconds); past it the walk gives way to a worker
+     * thread ({@link TooLongForAnEventLoop}) and is done again there within {@link #MAX_MATCH_STEPS}.
+     */
+    static final long EVENT_LOOP_MATCH_STEPS = 2_000_000;
 
     private final JsonNode root;
     private volatile SchemaEnums enums; // built on first use: a definition is served in its commit, under its lock
@@ -81,7 +89,8 @@ public final class StructuralSchema {
         private final Causes causes;
         private final UndeclaredFields undeclared;
         private final Map<String, SchemaPatterns.Compiled> patterns = new HashMap<>(); // this walk's: a cache cleared meanwhile costs no recompile
-        private long matchSteps = MAX_MATCH_STEPS;
+        private final boolean onEventLoop = Context.isOnEventLoopThread();
+        private long matchSteps = onEventLoop ? EVENT_LOOP_MATCH_STEPS : MAX_MATCH_STEPS;
 
         Walk(boolean prune, Causes causes, UndeclaredFields undeclared) {
             this.prune = prune;
@@ -140,6 +149,9 @@ public final class StructuralSchema {
             if (compiled != null) {
                 // RE2 matches in time linear in the text, times the program's size: both are the client's to choose
                 matchSteps -= (long) text.length() * Math.max(1, compiled.instructions());
+                if (matchSteps < 0 && onEventLoop) {
+                    throw new TooLongForAnEventLoop("matching " + path + " against its pattern");
+                }
                 if (matchSteps < 0) {
                     if (causes.accept()) {
                         causes.add(Cause.forbidden(path.toString(), "too long to be matched against '"

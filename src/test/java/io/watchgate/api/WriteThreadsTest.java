@@ -81,6 +81,33 @@ class WriteThreadsTest {
     }
 
     @Test
+    void aSmallObjectWhosePatternsTakeLongToMatchIsWrittenOnAWorkerThread() {
+        String group = "patterns.threads.test";
+        given().contentType(ContentType.JSON).body("{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":"
+                + "\"CustomResourceDefinition\",\"metadata\":{\"name\":\"words." + group + "\"},\"spec\":{\"group\":\""
+                + group + "\",\"scope\":\"Cluster\",\"names\":{\"plural\":\"words\",\"kind\":\"Word\"},"
+                + "\"versions\":[{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":{\"openAPIV3Schema\":"
+                + "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\",\"properties\":{\"text\":"
+                + "{\"type\":\"string\",\"pattern\":\"[a-z]{1000}\"}}}}}}}]}}")
+                .post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions").then().statusCode(201);
+        Map<String, Boolean> onEventLoop = new ConcurrentHashMap<>();
+        try (CommitListener.Registration registration = store.addCommitListener(event -> {
+            if (event.key().resource().startsWith("words")) {
+                onEventLoop.put(event.key().name(), Context.isOnEventLoopThread());
+            }
+        })) {
+            // 3,000 characters against a program of some 2,000 instructions: a 3 KB body, millions of steps
+            given().contentType(ContentType.JSON).body("{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Word\","
+                    + "\"metadata\":{\"name\":\"long\"},\"spec\":{\"text\":\"" + "a".repeat(3000) + "\"}}")
+                    .post("/apis/" + group + "/v1/words").then().statusCode(201);
+            given().contentType(ContentType.JSON).body("{\"apiVersion\":\"" + group + "/v1\",\"kind\":\"Word\","
+                    + "\"metadata\":{\"name\":\"short\"},\"spec\":{\"text\":\"" + "a".repeat(1000) + "\"}}")
+                    .post("/apis/" + group + "/v1/words").then().statusCode(201);
+        }
+        assertEquals(Map.of("long", false, "short", true), onEventLoop, "a write made on the event loop shows true");
+    }
+
+    @Test
     void deletionsAndWhatFollowsThemCommitOnWorkerThreads() {
         String ns = newNamespace("delete-threads");
         Map<String, Boolean> onEventLoop = new ConcurrentHashMap<>();
