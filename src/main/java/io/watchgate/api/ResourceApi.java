@@ -10,6 +10,7 @@ import io.watchgate.request.RequestInfos;
 import io.watchgate.request.Target;
 import io.watchgate.status.ApiException;
 import io.watchgate.watch.http.WatchRoute;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PATCH;
@@ -99,6 +100,16 @@ public class ResourceApi {
         return verbs.create(target, uri, headers, body);
     }
 
+    /** A create in YAML, whose parse takes several times JSON's: on a worker thread, not the event loop. */
+    @POST
+    @Blocking
+    @Consumes(MediaTypes.YAML_MEDIA_TYPE)
+    @Path(BELOW_A_PREFIX)
+    public Uni<Response> createFromYaml(@Context RoutingContext request, @Context UriInfo uri,
+            @Context HttpHeaders headers, byte[] body) {
+        return create(request, uri, headers, body);
+    }
+
     @PUT
     @NonBlocking
     @Path(BELOW_A_PREFIX)
@@ -107,6 +118,16 @@ public class ResourceApi {
         RequestInfo info = resourceRequest(request);
         Target target = objectOrSubresource(info);
         return verbs.update(target, info.name(), uri, headers, body);
+    }
+
+    /** An update in YAML: on a worker thread, as a create in YAML. */
+    @PUT
+    @Blocking
+    @Consumes(MediaTypes.YAML_MEDIA_TYPE)
+    @Path(BELOW_A_PREFIX)
+    public Uni<Response> updateFromYaml(@Context RoutingContext request, @Context UriInfo uri,
+            @Context HttpHeaders headers, byte[] body) {
+        return update(request, uri, headers, body);
     }
 
     @PATCH

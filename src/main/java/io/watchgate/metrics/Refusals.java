@@ -1,0 +1,55 @@
+package io.watchgate.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Requests refused to protect the server or its users, by reason:
+ * {@code watchgate_refusals_total{reason="requests-inflight"}}. One series per reason, registered up front, so a
+ * scrape shows zeros rather than nothing and counting is one increment.
+ */
+@ApplicationScoped
+public class Refusals {
+
+    /** Why a request was refused; each is the {@code reason} tag's value. */
+    public enum Reason {
+        /** A body in a media type no write reads (a cross-site form or a body without Content-Type among them). */
+        UNSUPPORTED_MEDIA_TYPE("unsupported-media-type"),
+        /** A WebSocket upgrade from a page of an origin not allowed. */
+        WEBSOCKET_ORIGIN("websocket-origin"),
+        /** A request whose Host is not among the allowed hosts (DNS rebinding). */
+        HOST("host"),
+        /** A read past {@code watchgate.api.max-requests-inflight}. */
+        REQUESTS_INFLIGHT("requests-inflight"),
+        /** A write past {@code watchgate.api.max-mutating-requests-inflight}. */
+        MUTATING_REQUESTS_INFLIGHT("mutating-requests-inflight"),
+        /** A connection closed for not sending a request's head (or a write's body) in time. */
+        SLOW_REQUEST("slow-request");
+
+        private final String tag;
+
+        Reason(String tag) {
+            this.tag = tag;
+        }
+
+        public String tag() {
+            return tag;
+        }
+    }
+
+    private final Map<Reason, Counter> counters = new EnumMap<>(Reason.class);
+
+    Refusals(MeterRegistry registry) {
+        for (Reason reason : Reason.values()) {
+            counters.put(reason, Counter.builder("watchgate.refusals").tag("reason", reason.tag())
+                    .description("requests refused to protect the server or its users, by reason").register(registry));
+        }
+    }
+
+    public void count(Reason reason) {
+        counters.get(reason).increment();
+    }
+}
