@@ -21,6 +21,11 @@ public enum RouteOrder {
     BODY_LIMIT(Integer.MIN_VALUE + 1),
     /** Refuses OPTIONS, as kube-apiserver does, before RESTEasy would answer it. */
     OPTIONS(Integer.MIN_VALUE + 2),
+    /**
+     * Takes one of the places for requests in flight, or refuses the request with 429: after the refusals that cost
+     * nothing (so they take no place), before anything reads a body or serves the request.
+     */
+    IN_FLIGHT(Integer.MIN_VALUE + 3),
     /** Serves watches, after Quarkus' own handlers (CORS among them) and before RESTEasy, which serves the rest. */
     WATCH(9_000);
 
