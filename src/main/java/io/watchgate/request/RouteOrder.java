@@ -10,6 +10,11 @@ package io.watchgate.request;
 public enum RouteOrder {
 
     /**
+     * Tells the connection's deadline that a request head arrived (and when its response ends), before anything can
+     * answer the request. It answers nothing, so its order among the first routes does not matter.
+     */
+    CONNECTION_DEADLINE(Integer.MIN_VALUE),
+    /**
      * Tags the request metrics of every API request with its path template, first, so that the refusals of the
      * routes after it are tagged too. It and {@link #WRITE_COUNTING} answer nothing, so their order between them
      * does not matter.
