@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class ConnectionDeadline extends ChannelInboundHandlerAdapter {
 
-    private final SlowClientConfig config;
+    private final ConnectionConfig config;
     private final Runnable onSlow;
     private ChannelHandlerContext context;
     /** System.nanoTime() by which the client must have sent what it owes, or 0 when it owes nothing. */
@@ -31,7 +31,7 @@ final class ConnectionDeadline extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> check;
     private boolean done;
 
-    ConnectionDeadline(SlowClientConfig config, Runnable onSlow) {
+    ConnectionDeadline(ConnectionConfig config, Runnable onSlow) {
         this.config = config;
         this.onSlow = onSlow;
     }

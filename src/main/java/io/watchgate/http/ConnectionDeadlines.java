@@ -34,10 +34,10 @@ public class ConnectionDeadlines {
     private static final String NAME = "watchgate-connection-deadline";
     private static final AttributeKey<ConnectionDeadline> DEADLINE = AttributeKey.valueOf(NAME);
 
-    private final SlowClientConfig config;
+    private final ConnectionConfig config;
     private final Refusals refusals;
 
-    ConnectionDeadlines(SlowClientConfig config, Refusals refusals) {
+    ConnectionDeadlines(ConnectionConfig config, Refusals refusals) {
         this.config = config;
         this.refusals = refusals;
     }

@@ -22,6 +22,8 @@ public enum RouteOrder {
     PATH_TEMPLATE(Integer.MIN_VALUE),
     /** Counts writes as they end: before every route that may refuse one, the body limit included. */
     WRITE_COUNTING(Integer.MIN_VALUE),
+    /** Refuses requests naming a host the API is not served under (DNS rebinding), before anything else does. */
+    ALLOWED_HOSTS(Integer.MIN_VALUE + 1),
     /** Refuses bodies that announce a length over the limit, before anything reads them. */
     BODY_LIMIT(Integer.MIN_VALUE + 1),
     /** Refuses OPTIONS, as kube-apiserver does, before RESTEasy would answer it. */
