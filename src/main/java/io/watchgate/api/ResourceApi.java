@@ -32,9 +32,10 @@ import java.io.InputStream;
  *
  * <p>Answers for paths are kube-apiserver's: 404 when the path names nothing served, 405 when it names something
  * that does not take the method. Creates, updates and patches run on the event loop with their bodies read whole,
- * since nothing in them blocks (see {@code ObjectWrites}). Reads stay on worker threads: a list may be long, and a
- * read at a future resourceVersion waits for it. Deletions start on worker threads too (a namespace's lists its
- * contents) and are answered once they count, without a thread waiting meanwhile (see {@code ResourceVerbs.delete}).
+ * since nothing in them blocks (see {@code ObjectWrites}); those in YAML, slower to parse, on a worker thread. Reads
+ * stay on worker threads: a list may be long, and a read at a future resourceVersion waits for it. Deletions start
+ * on worker threads too (a namespace's lists its contents) and are answered once they count, without a thread
+ * waiting meanwhile (see {@code ResourceVerbs.delete}).
  * Watches do not get here ({@link WatchRoute} serves them).
  */
 @Path("/")

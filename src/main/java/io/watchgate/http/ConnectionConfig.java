@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * What a connection to the API port must bring, and how soon. How long a client may take to send a request, so that
- * one sending slowly (a byte a second) cannot hold a connection without end. Quarkus' idle timeout ({@code quarkus.http.idle-timeout}, 30 minutes) does not help: each byte counts
+ * one sending slowly (a byte a second) cannot hold a connection without end. Quarkus' idle timeout
+ * ({@code quarkus.http.idle-timeout}, 30 minutes) does not help: each byte counts
  * as activity. None of these touches a response being sent: a watch may be silent for as long as it likes.
  */
 @ConfigMapping(prefix = "watchgate.http")
@@ -20,7 +21,7 @@ public interface ConnectionConfig {
     @WithDefault("32s")
     Duration requestHeadTimeout();
 
-    /** A request's body must have arrived within this time of its head (kube-apiserver's request timeout). 0: no limit. */
+    /** A request's body must have arrived within this time of its head (kube-apiserver's request timeout); 0: none. */
     @WithDefault("60s")
     Duration requestBodyTimeout();
 

@@ -142,6 +142,7 @@ class InFlightLimitTest {
             }
             seen.add(response.statusCode());
         }
-        return fail("no " + code + " within " + WAIT_MILLIS + " ms; answers: " + seen.subList(0, Math.min(20, seen.size())));
+        return fail("no " + code + " within " + WAIT_MILLIS + " ms; answers: "
+                + seen.subList(0, Math.min(20, seen.size())));
     }
 }

@@ -108,7 +108,8 @@ class WriteMediaTypesTest {
             }
             yaml.append("]\n");
         }
-        int code = given().contentType("application/yaml").body(yaml.toString().getBytes()).post(configMaps(ns)).statusCode();
+        int code = given().contentType("application/yaml").body(yaml.toString().getBytes()).post(configMaps(ns))
+                .statusCode();
         assertTrue(code == 201 || code == 400 || code == 422, "answered " + code);
     }
 

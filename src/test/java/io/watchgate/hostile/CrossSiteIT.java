@@ -77,7 +77,8 @@ class CrossSiteIT {
                 .POST(HttpRequest.BodyPublishers.ofString(configMap("kept"))));
         assertEquals(201, created.statusCode());
         HttpResponse<byte[]> put = Hostile.answer(app, LIMIT, () -> app.send(app.request(COLLECTION + "/kept")
-                .PUT(HttpRequest.BodyPublishers.ofString("{\"metadata\":{\"name\":\"kept\"},\"data\":{\"k\":\"x\"}}"))));
+                .PUT(HttpRequest.BodyPublishers.ofString(
+                        "{\"metadata\":{\"name\":\"kept\"},\"data\":{\"k\":\"x\"}}"))));
         Hostile.refused(put, 415, "UnsupportedMediaType");
         HttpResponse<byte[]> patch = Hostile.answer(app, LIMIT, () -> app.send(app.request(COLLECTION + "/kept")
                 .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"k\":\"x\"}}"))));

@@ -212,7 +212,7 @@ class SlowClientsTest {
             head.write(b);
             byte[] bytes = head.toByteArray();
             int n = bytes.length;
-            if (n >= 4 && bytes[n - 4] == '\r' && bytes[n - 3] == '\n' && bytes[n - 2] == '\r' && bytes[n - 1] == '\n') {
+            if (n >= 4 && new String(bytes, n - 4, 4, StandardCharsets.ISO_8859_1).equals("\r\n\r\n")) {
                 break;
             }
         }

@@ -207,7 +207,8 @@ public class WatchRoute {
     private static ApiException foreignOrigin(String origin) {
         String shown = origin.length() > 100 ? origin.substring(0, 100) + "..." : origin;
         return new ApiException(403, "Forbidden", "a watch over WebSocket from a page of origin \"" + shown
-                + "\" is not allowed: only the server's own origin and those of quarkus.http.cors.origins may open one");
+                + "\" is not allowed: only the server's own origin and those of quarkus.http.cors.origins may "
+                + "open one");
     }
 
     /**

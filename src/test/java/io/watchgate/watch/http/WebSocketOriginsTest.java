@@ -36,7 +36,8 @@ class WebSocketOriginsTest {
     @Test
     void configuredOriginsCountOnlyWithCorsOn() {
         assertFalse(CORS_OFF.allows("https://dashboard.example", "http", LOCALHOST_8080));
-        WebSocketOrigins on = WebSocketOrigins.of(true, List.of("https://dashboard.example", "/https://.*\\.ops\\.example/"));
+        WebSocketOrigins on = WebSocketOrigins.of(true,
+                List.of("https://dashboard.example", "/https://.*\\.ops\\.example/"));
         assertTrue(on.allows("https://dashboard.example", "http", LOCALHOST_8080));
         assertTrue(on.allows("https://team.ops.example", "http", LOCALHOST_8080));
         assertFalse(on.allows("https://team.ops.example.evil", "http", LOCALHOST_8080));
