@@ -2,16 +2,17 @@ package io.watchgate.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.EnumMap;
 import java.util.Map;
 
 /**
  * Requests refused to protect the server or its users, by reason:
- * {@code watchgate_refusals_total{reason="requests-inflight"}}. One series per reason, registered up front, so a
- * scrape shows zeros rather than nothing and counting is one increment.
+ * {@code watchgate_refusals_total{reason="requests-inflight"}}. One series per reason, registered as the routes that
+ * count are made at start (a singleton, not a lazy proxy), so a scrape shows zeros rather than nothing, and counting
+ * is one increment.
  */
-@ApplicationScoped
+@Singleton
 public class Refusals {
 
     /** Why a request was refused; each is the {@code reason} tag's value. */

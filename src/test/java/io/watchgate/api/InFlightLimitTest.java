@@ -7,16 +7,20 @@ import static io.watchgate.api.Api.createOk;
 import static io.watchgate.api.Api.currentRevision;
 import static io.watchgate.api.Api.newNamespace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import io.watchgate.metrics.Samples;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +47,10 @@ class InFlightLimitTest {
     }
 
     private static final long WAIT_MILLIS = 10_000;
+    private static final String REFUSED_READS = "watchgate_refusals_total{reason=\"requests-inflight\"}";
+
+    @TestHTTPResource(value = "/", management = true)
+    URI management;
 
     private final List<Socket> held = new ArrayList<>();
 
@@ -56,6 +64,7 @@ class InFlightLimitTest {
     @Test
     void aReadPastTheLimitIsTooManyRequestsUntilOneEnds() throws Exception {
         String ns = newNamespace("inflight-reads");
+        double refusedBefore = Samples.value(scrape(), REFUSED_READS);
         long next = currentRevision() + 1;
         holdRead(configMaps(ns) + "?resourceVersion=" + next + "&resourceVersionMatch=NotOlderThan");
         holdRead(configMaps(ns) + "?resourceVersion=" + next + "&resourceVersionMatch=NotOlderThan");
@@ -64,6 +73,7 @@ class InFlightLimitTest {
         refused.then().body("kind", org.hamcrest.Matchers.equalTo("Status"))
                 .body("reason", org.hamcrest.Matchers.equalTo("TooManyRequests"))
                 .body("details.retryAfterSeconds", org.hamcrest.Matchers.equalTo(1));
+        assertTrue(Samples.value(scrape(), REFUSED_READS) > refusedBefore, "the refusal was not counted");
         // writes have places of their own; the write answers the held reads, whose places come back
         createOk(configMaps(ns), configMap("next", ""));
         eventually(() -> given().get("/api/v1/namespaces/" + ns), 200);
@@ -106,6 +116,10 @@ class InFlightLimitTest {
         reset(second);
         // the held reads would wait 30 s for their resourceVersion: served sooner means the resets freed them
         eventually(() -> given().get("/api/v1/namespaces/" + ns), 200);
+    }
+
+    private String scrape() {
+        return given().get(management.resolve("/q/metrics")).asString();
     }
 
     private Socket holdRead(String pathAndQuery) throws IOException {

@@ -10,9 +10,11 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
+import io.watchgate.metrics.Samples;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,6 +37,9 @@ class WriteMediaTypesTest {
 
     private String ns;
 
+    @TestHTTPResource(value = "/", management = true)
+    URI management;
+
     @BeforeEach
     void namespace() {
         ns = newNamespace("media");
@@ -45,6 +50,19 @@ class WriteMediaTypesTest {
         HttpResponse<String> response = send("POST", configMaps(ns), null, configMap("untyped", ""));
         assertUnsupported(response);
         given().get(configMaps(ns) + "/untyped").then().statusCode(404);
+    }
+
+    @Test
+    void eachRefusalIsCounted() throws Exception {
+        String series = "watchgate_refusals_total{reason=\"unsupported-media-type\"}";
+        double before = Samples.value(scrape(), series);
+        assertUnsupported(send("POST", configMaps(ns), null, configMap("counted", "")));
+        assertUnsupported(send("PATCH", configMaps(ns) + "/counted", "text/plain", "{}"));
+        assertEquals(before + 2, Samples.value(scrape(), series));
+    }
+
+    private String scrape() {
+        return given().get(management.resolve("/q/metrics")).asString();
     }
 
     @Test
