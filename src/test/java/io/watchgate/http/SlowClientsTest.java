@@ -48,7 +48,7 @@ class SlowClientsTest {
 
     @BeforeEach
     void aRequestHasReachedTheServer() throws Exception {
-        // the deadlines go into connections from the first request on (the server's own, when its port is known)
+        // the deadlines go into the connections accepted after the first request the server serves
         assertEquals(200, CLIENT.send(HttpRequest.newBuilder(uri("/version")).build(),
                 HttpResponse.BodyHandlers.discarding()).statusCode());
     }
