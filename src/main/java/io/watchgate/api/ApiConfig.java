@@ -25,4 +25,15 @@ public interface ApiConfig {
      */
     @WithDefault("32768")
     long inlineWriteBytes();
+
+    /**
+     * Reads (and other requests that change nothing) served at once, watches apart; more get 429 with
+     * {@code Retry-After} (kube-apiserver's {@code --max-requests-inflight}, with its default). 0: no limit.
+     */
+    @WithDefault("400")
+    int maxRequestsInflight();
+
+    /** Writes served at once; more get 429 ({@code --max-mutating-requests-inflight}). 0: no limit. */
+    @WithDefault("200")
+    int maxMutatingRequestsInflight();
 }

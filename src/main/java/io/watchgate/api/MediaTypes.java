@@ -1,9 +1,11 @@
 package io.watchgate.api;
 
+import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.status.ApiException;
 import jakarta.ws.rs.core.HttpHeaders;
+import java.util.Locale;
 
-/** Content negotiation: JSON in, JSON out, with Kubernetes' 406 and 415 answers otherwise. */
+/** Content negotiation: JSON, YAML or protobuf in, JSON out, with Kubernetes' 406 and 415 answers otherwise. */
 final class MediaTypes {
 
     private MediaTypes() {
@@ -24,16 +26,43 @@ final class MediaTypes {
                 + "the client supports (Accept: " + accept + "); supported: application/json");
     }
 
-    /** 415 unless the body is declared JSON (a missing Content-Type is taken as JSON). */
-    static void requireJsonBody(HttpHeaders headers) {
+    /** What a write's body is written in, by its declared Content-Type. */
+    enum BodyFormat {
+        JSON, YAML, PROTOBUF
+    }
+
+    static final String YAML_MEDIA_TYPE = "application/yaml";
+
+    /**
+     * The format of a write's body, as kube-apiserver reads them: JSON, YAML, or (where {@code protobuf}) Kubernetes'
+     * protobuf; 415 for any other Content-Type and for none. A missing type matters: a page of another site can make
+     * a browser send a body only as text/plain, a form or untyped (a Blob), without asking the server first, so
+     * a write that read those would be one any visited page could make.
+     */
+    static BodyFormat bodyFormat(HttpHeaders headers, boolean protobuf) {
         String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
-        if (contentType == null || contentType.isBlank()) {
-            return;
+        String bare = contentType == null ? "" : contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        switch (bare) {
+            case "application/json":
+                return BodyFormat.JSON;
+            case YAML_MEDIA_TYPE:
+                return BodyFormat.YAML;
+            case ProtobufObjects.MEDIA_TYPE:
+                if (protobuf) {
+                    return BodyFormat.PROTOBUF;
+                }
+                break;
+            default:
+                break;
         }
-        String bare = contentType.split(";", 2)[0].trim().toLowerCase();
-        if (!bare.equals("application/json")) {
-            throw new ApiException(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
-                    + "accepted media types include: application/json (got " + contentType + ")");
-        }
+        throw unsupportedBody(contentType, protobuf);
+    }
+
+    static ApiException unsupportedBody(String contentType, boolean protobuf) {
+        String shown = contentType == null || contentType.isBlank() ? "none"
+                : contentType.length() > 100 ? contentType.substring(0, 100) + "..." : contentType;
+        return new ApiException(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
+                + "accepted media types include: application/json, " + YAML_MEDIA_TYPE
+                + (protobuf ? ", " + ProtobufObjects.MEDIA_TYPE : "") + " (Content-Type: " + shown + ")");
     }
 }

@@ -1,6 +1,7 @@
 package io.watchgate.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.watchgate.metrics.Refusals;
 import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.status.ApiException;
 import io.watchgate.types.ResourceType;
@@ -10,38 +11,57 @@ import jakarta.ws.rs.core.HttpHeaders;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** Request bodies: read up to the configured limit, and parsed as JSON. */
+/** Request bodies: read up to the configured limit, and parsed by their declared media type. */
 @ApplicationScoped
 public class RequestBodies {
 
     private final Json json;
     private final ApiConfig config;
     private final ProtobufObjects protobuf;
+    private final Refusals refusals;
 
-    RequestBodies(Json json, ApiConfig config, ProtobufObjects protobuf) {
+    RequestBodies(Json json, ApiConfig config, ProtobufObjects protobuf, Refusals refusals) {
+        this.refusals = refusals;
         this.json = json;
         this.config = config;
         this.protobuf = protobuf;
     }
 
     /**
-     * An object body of {@code type}, in JSON or, for core types, in Kubernetes' protobuf encoding (what kubectl's
-     * typed commands send); 415 for anything else.
+     * An object body of {@code type}: JSON, YAML, or, for core types, Kubernetes' protobuf encoding (what kubectl's
+     * typed commands send); 415 for anything else, a body without a Content-Type included (see
+     * {@link MediaTypes#bodyFormat}). YAML is parsed here too, so a YAML body must come through a worker thread
+     * ({@code ResourceApi} routes it to one).
      */
     public JsonNode object(ResourceType type, HttpHeaders headers, byte[] body) {
-        String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
-        if (contentType != null && contentType.split(";", 2)[0].trim().equalsIgnoreCase(ProtobufObjects.MEDIA_TYPE)) {
-            if (!protobuf.serves(type)) {
-                throw new ApiException(415, "UnsupportedMediaType", "the body of the request was in an unknown "
-                        + "format - accepted media types include: application/json (" + type.resource()
-                        + " are not served in protobuf)");
+        return switch (format(headers, protobuf.serves(type))) {
+            case PROTOBUF -> {
+                JsonNode object = protobuf.decode(type, read(body));
+                JsonShape.requireStorable(object);
+                yield object;
             }
-            JsonNode object = protobuf.decode(type, read(body));
-            JsonShape.requireStorable(object);
-            return object;
+            case YAML -> json.parseYaml(read(body));
+            case JSON -> json(read(body));
+        };
+    }
+
+    /** A DeleteOptions body, in JSON or YAML (called on a worker thread); 415 for any other format, or none. */
+    public JsonNode options(HttpHeaders headers, byte[] body) {
+        return format(headers, false) == MediaTypes.BodyFormat.YAML ? json.parseYaml(body) : json(body);
+    }
+
+    /** The refusal of a patch's media type, counted as every refused media type is. */
+    public ApiException unsupported(ApiException refusal) {
+        refusals.count(Refusals.Reason.UNSUPPORTED_MEDIA_TYPE);
+        return refusal;
+    }
+
+    private MediaTypes.BodyFormat format(HttpHeaders headers, boolean protobufServed) {
+        try {
+            return MediaTypes.bodyFormat(headers, protobufServed);
+        } catch (ApiException e) {
+            throw unsupported(e);
         }
-        MediaTypes.requireJsonBody(headers);
-        return json(read(body));
     }
 
     /**

@@ -10,6 +10,7 @@ import io.watchgate.request.RequestInfos;
 import io.watchgate.request.Target;
 import io.watchgate.status.ApiException;
 import io.watchgate.watch.http.WatchRoute;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PATCH;
@@ -31,9 +32,10 @@ import java.io.InputStream;
  *
  * <p>Answers for paths are kube-apiserver's: 404 when the path names nothing served, 405 when it names something
  * that does not take the method. Creates, updates and patches start on the event loop with their bodies read whole,
- * since nothing in them blocks (see {@code ObjectWrites}); large ones go on on a worker ({@link WritePlacement}).
- * Reads stay on worker threads: a list may be long, and a read at a future resourceVersion waits for it. Deletions start on worker threads too (a namespace's lists its
- * contents) and are answered once they count, without a thread waiting meanwhile (see {@code ResourceVerbs.delete}).
+ * since nothing in them blocks (see {@code ObjectWrites}); large ones go on on a worker ({@link WritePlacement}), and
+ * those in YAML, slower to parse, start on one. Reads stay on worker threads: a list may be long, and a read at a
+ * future resourceVersion waits for it. Deletions start on worker threads too (a namespace's lists its contents) and
+ * are answered once they count, without a thread waiting meanwhile (see {@code ResourceVerbs.delete}).
  * Watches do not get here ({@link WatchRoute} serves them).
  */
 @Path("/")
@@ -99,6 +101,16 @@ public class ResourceApi {
         return verbs.create(target, uri, headers, body);
     }
 
+    /** A create in YAML, whose parse takes several times JSON's: on a worker thread, not the event loop. */
+    @POST
+    @Blocking
+    @Consumes(MediaTypes.YAML_MEDIA_TYPE)
+    @Path(BELOW_A_PREFIX)
+    public Uni<Response> createFromYaml(@Context RoutingContext request, @Context UriInfo uri,
+            @Context HttpHeaders headers, byte[] body) {
+        return create(request, uri, headers, body);
+    }
+
     @PUT
     @NonBlocking
     @Path(BELOW_A_PREFIX)
@@ -107,6 +119,16 @@ public class ResourceApi {
         RequestInfo info = resourceRequest(request);
         Target target = objectOrSubresource(info);
         return verbs.update(target, info.name(), uri, headers, body);
+    }
+
+    /** An update in YAML: on a worker thread, as a create in YAML. */
+    @PUT
+    @Blocking
+    @Consumes(MediaTypes.YAML_MEDIA_TYPE)
+    @Path(BELOW_A_PREFIX)
+    public Uni<Response> updateFromYaml(@Context RoutingContext request, @Context UriInfo uri,
+            @Context HttpHeaders headers, byte[] body) {
+        return update(request, uri, headers, body);
     }
 
     @PATCH

@@ -151,7 +151,7 @@ public class ResourceVerbs {
         String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
         PatchType patchType = PatchType.fromContentType(contentType)
                 .filter(t -> Patcher.acceptedMediaTypes(target.type()).contains(t.mediaType()))
-                .orElseThrow(() -> Patcher.unsupported(target.type(), contentType));
+                .orElseThrow(() -> requests.unsupported(Patcher.unsupported(target.type(), contentType)));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "PatchOptions");
@@ -204,8 +204,7 @@ public class ResourceVerbs {
     private DeleteOptions deleteOptions(UriInfo uri, HttpHeaders headers, InputStream body) {
         byte[] bytes = requests.read(body);
         if (bytes.length > 0) {
-            MediaTypes.requireJsonBody(headers);
-            return DeleteOptions.fromBody(requests.json(bytes));
+            return DeleteOptions.fromBody(requests.options(headers, bytes));
         }
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         return DeleteOptions.fromQuery(query.get("dryRun"), query.getFirst("propagationPolicy"),

@@ -1,5 +1,6 @@
 package io.watchgate.http;
 
+import io.netty.channel.Channel;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
@@ -74,5 +75,14 @@ public final class VertxInternals {
         } else {
             socket.close((short) 1008, "watch ended: the client fell too far behind");
         }
+    }
+
+    /**
+     * The Netty channel under a server connection, or null for a connection that is not Vert.x's own. Vert.x has no
+     * public hook for a connection before its first request; {@link ConnectionDeadlines} reaches the listening
+     * channel through it, and from there every connection from its first byte on.
+     */
+    public static Channel channelOf(HttpConnection connection) {
+        return connection instanceof ConnectionBase base ? base.channel() : null;
     }
 }

@@ -7,9 +7,8 @@ import com.flipkart.zjsonpatch.CompatibilityFlags;
 import com.flipkart.zjsonpatch.InvalidJsonPatchException;
 import com.flipkart.zjsonpatch.JsonPatch;
 import com.flipkart.zjsonpatch.JsonPatchApplicationException;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.watchgate.metrics.Refusals;
 import io.watchgate.status.ApiException;
 import io.watchgate.types.ResourceType;
 import io.watchgate.validation.JsonShape;
@@ -38,29 +37,22 @@ public class Patcher {
      */
     public static final int MAX_JSON_PATCH_OPERATIONS = 10_000;
 
-    private final Counter tooManyOperations;
-    private final Counter tooManyMoves;
+    private final Refusals refusals;
     private final long maxElementMoves;
 
     @Inject
-    Patcher(MeterRegistry registry, PatchConfig config) {
-        this(registry, config.maxJsonPatchElementMoves());
+    Patcher(Refusals refusals, PatchConfig config) {
+        this(refusals, config.maxJsonPatchElementMoves());
     }
 
-    Patcher(MeterRegistry registry, long maxElementMoves) {
+    Patcher(Refusals refusals, long maxElementMoves) {
         this.maxElementMoves = maxElementMoves;
-        this.tooManyOperations = refusals(registry, "json-patch-operations");
-        this.tooManyMoves = refusals(registry, "json-patch-element-moves");
+        this.refusals = refusals;
     }
 
     /** A patcher with the default bounds, whose refusals are counted nowhere (tests). */
     public Patcher() {
-        this(new SimpleMeterRegistry(), PatchConfig.DEFAULT_MAX_JSON_PATCH_ELEMENT_MOVES);
-    }
-
-    private static Counter refusals(MeterRegistry registry, String reason) {
-        return Counter.builder("watchgate.refusals").tag("reason", reason)
-                .description("requests refused for exceeding a bound, by the bound").register(registry);
+        this(new Refusals(new SimpleMeterRegistry()), PatchConfig.DEFAULT_MAX_JSON_PATCH_ELEMENT_MOVES);
     }
 
     /**
@@ -103,7 +95,7 @@ public class Patcher {
      */
     private JsonNode operations(JsonNode patch) {
         if (patch.isArray() && patch.size() > MAX_JSON_PATCH_OPERATIONS) {
-            tooManyOperations.increment();
+            refusals.count(Refusals.Reason.JSON_PATCH_OPERATIONS);
             throw new ApiException(413, "RequestEntityTooLarge", "The allowed maximum operations in a JSON patch is "
                     + MAX_JSON_PATCH_OPERATIONS + ", got " + patch.size());
         }
@@ -130,7 +122,7 @@ public class Patcher {
             for (JsonNode operation : patch) {
                 moves += ElementMoves.of(operation, target);
                 if (moves > maxElementMoves) {
-                    tooManyMoves.increment();
+                    refusals.count(Refusals.Reason.JSON_PATCH_ELEMENT_MOVES);
                     throw new ApiException(413, "RequestEntityTooLarge", "the JSON patch would shift more than "
                             + maxElementMoves + " array elements (insertions and removals before the end of long "
                             + "arrays); send fewer operations, or replace the array whole");

@@ -10,6 +10,11 @@ package io.watchgate.request;
 public enum RouteOrder {
 
     /**
+     * Tells the connection's deadline that a request head arrived (and when its response ends), before anything can
+     * answer the request. It answers nothing, so its order among the first routes does not matter.
+     */
+    CONNECTION_DEADLINE(Integer.MIN_VALUE),
+    /**
      * Tags the request metrics of every API request with its path template, first, so that the refusals of the
      * routes after it are tagged too. It and {@link #WRITE_COUNTING} answer nothing, so their order between them
      * does not matter.
@@ -17,10 +22,17 @@ public enum RouteOrder {
     PATH_TEMPLATE(Integer.MIN_VALUE),
     /** Counts writes as they end: before every route that may refuse one, the body limit included. */
     WRITE_COUNTING(Integer.MIN_VALUE),
+    /** Refuses requests naming a host the API is not served under (DNS rebinding), before anything else does. */
+    ALLOWED_HOSTS(Integer.MIN_VALUE + 1),
     /** Refuses bodies that announce a length over the limit, before anything reads them. */
     BODY_LIMIT(Integer.MIN_VALUE + 1),
     /** Refuses OPTIONS, as kube-apiserver does, before RESTEasy would answer it. */
     OPTIONS(Integer.MIN_VALUE + 2),
+    /**
+     * Takes one of the places for requests in flight, or refuses the request with 429: after the refusals that cost
+     * nothing (so they take no place), before anything reads a body or serves the request.
+     */
+    IN_FLIGHT(Integer.MIN_VALUE + 3),
     /** Serves watches, after Quarkus' own handlers (CORS among them) and before RESTEasy, which serves the rest. */
     WATCH(9_000);
 

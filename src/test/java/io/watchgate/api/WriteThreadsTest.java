@@ -108,6 +108,25 @@ class WriteThreadsTest {
     }
 
     @Test
+    void yamlCreatesAndUpdatesAreReadOnWorkerThreads() {
+        // YAML takes several times JSON's time to parse: a 3 MiB body would hold an event loop too long
+        String ns = newNamespace("yaml-threads");
+        Map<String, Boolean> onEventLoop = new ConcurrentHashMap<>();
+        try (CommitListener.Registration registration = store.addCommitListener(event -> {
+            if (event.key().namespace().equals(ns)) {
+                onEventLoop.put(event.type() + " " + event.object().tree().at("/data/step").asText(),
+                        Context.isOnEventLoopThread());
+            }
+        })) {
+            given().contentType("application/yaml").body("metadata: {name: y}\ndata: {step: create}\n".getBytes())
+                    .post(configMaps(ns)).then().statusCode(201);
+            given().contentType("application/yaml").body("metadata: {name: y}\ndata: {step: update}\n".getBytes())
+                    .put(configMaps(ns) + "/y").then().statusCode(200);
+        }
+        assertEquals(Map.of("ADDED create", false, "MODIFIED update", false), onEventLoop);
+    }
+
+    @Test
     void deletionsAndWhatFollowsThemCommitOnWorkerThreads() {
         String ns = newNamespace("delete-threads");
         Map<String, Boolean> onEventLoop = new ConcurrentHashMap<>();

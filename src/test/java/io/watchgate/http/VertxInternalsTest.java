@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -52,6 +55,36 @@ class VertxInternalsTest {
         HttpServer server = vertx.createHttpServer().requestHandler(requests::accept);
         return server.listen(0, "localhost").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
                 .actualPort();
+    }
+
+    @Test
+    void aConnectionsChannelLeadsToTheListeningChannelWhichSeesEveryConnectionAccepted() throws Exception {
+        List<Channel> accepted = Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<Channel> listening = new CompletableFuture<>();
+        int port = serve(request -> {
+            Channel channel = VertxInternals.channelOf(request.connection());
+            if (channel != null && channel.parent() != null && listening.complete(channel.parent())) {
+                // as ConnectionDeadlines installs itself: first in the listening channel's pipeline
+                channel.parent().pipeline().addFirst(new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object message) throws Exception {
+                        if (message instanceof Channel connection) {
+                            accepted.add(connection);
+                        }
+                        super.channelRead(ctx, message);
+                    }
+                });
+            }
+            request.response().end("ok");
+        });
+        HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(false));
+        for (int i = 0; i < 3; i++) {
+            assertEquals("ok", client.request(HttpMethod.GET, port, "localhost", "/")
+                    .compose(request -> request.send().compose(response -> response.body()))
+                    .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).toString());
+        }
+        assertTrue(listening.isDone(), "no listening channel behind the connection");
+        assertEquals(2, accepted.size(), "the connections after the first: " + accepted);
     }
 
     @Test

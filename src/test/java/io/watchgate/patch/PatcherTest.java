@@ -156,7 +156,7 @@ class PatcherTest {
 
     @Test
     void aJsonPatchThatWouldShiftTooManyArrayElementsIsTooLarge() throws Exception {
-        Patcher bounded = new Patcher(new io.micrometer.core.instrument.simple.SimpleMeterRegistry(), 1_000);
+        Patcher bounded = new Patcher(new io.watchgate.metrics.Refusals(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()), 1_000);
         ObjectNode current = object("{'list':[]}");
         for (int i = 0; i < 100; i++) {
             ((com.fasterxml.jackson.databind.node.ArrayNode) current.get("list")).add(i);

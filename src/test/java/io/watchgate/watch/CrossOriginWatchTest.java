@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +34,15 @@ class CrossOriginWatchTest {
             assertEquals(200, stream.status());
             assertEquals(DASHBOARD, stream.header("access-control-allow-origin"));
         }
+    }
+
+    @Test
+    void aWebSocketWatchFromAnAllowedOriginIsServedAndFromOthersRefused() throws Exception {
+        String watch = configMaps(newNamespace("ws-cors")) + "?watch=true&resourceVersion=" + currentRevision();
+        String host = "localhost:" + RestAssured.port;
+        assertEquals(101, WebSocketUpgrades.status(WebSocketUpgrades.upgrade(watch, host, DASHBOARD)));
+        assertEquals(101, WebSocketUpgrades.status(WebSocketUpgrades.upgrade(watch, host, null)));
+        assertEquals(403, WebSocketUpgrades.status(WebSocketUpgrades.upgrade(watch, host, "http://evil.example")));
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.crd.CustomResourceTypes;
+import io.watchgate.metrics.Refusals;
 import io.watchgate.objects.ReadConfig;
 import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.request.QueryFlags;
@@ -37,6 +38,7 @@ import jakarta.enterprise.event.Observes;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Serves watches: {@code GET} on a collection with {@code watch=true}, or under the legacy {@code /watch/}
@@ -56,9 +58,13 @@ public class WatchRoute {
     private final ProtobufObjects protobuf;
     private final CustomResourceTypes customResources;
     private final ObjectMapper mapper;
+    private final Refusals refusals;
+    private final WebSocketOrigins origins = WebSocketOrigins.configured(ConfigProvider.getConfig());
 
     WatchRoute(ResourceTypes types, WatchHubs hubs, Store store, ReadConfig reads, WatchConfig config,
-            Tables tables, ProtobufObjects protobuf, CustomResourceTypes customResources, ObjectMapper mapper) {
+            Tables tables, ProtobufObjects protobuf, CustomResourceTypes customResources, ObjectMapper mapper,
+            Refusals refusals) {
+        this.refusals = refusals;
         this.tables = tables;
         this.protobuf = protobuf;
         this.customResources = customResources;
@@ -82,9 +88,14 @@ public class WatchRoute {
             context.next();
             return;
         }
+        boolean webSocket = isWebSocketUpgrade(request);
+        if (webSocket && !origins.allows(request)) {
+            refusals.count(Refusals.Reason.WEBSOCKET_ORIGIN);
+            reply(context, foreignOrigin(request.getHeader(HttpHeaders.ORIGIN)));
+            return;
+        }
         WatchSpec spec;
         WireFormat format;
-        boolean webSocket;
         try {
             // the grammar reads a watch parameter that is no boolean as a watch, as kube-apiserver does: refused here
             QueryFlags.bool("watch", request.getParam("watch"));
@@ -92,7 +103,6 @@ public class WatchRoute {
                     ? Target.resolveObject(types, info.group(), info.version(), info.scopeNamespace(), info.resource())
                     : Target.resolve(types, info.group(), info.version(), info.scopeNamespace(), info.resource());
             target.allowing("watch");
-            webSocket = isWebSocketUpgrade(request);
             WatchMediaTypes.Negotiated negotiated = webSocket
                     ? new WatchMediaTypes.Negotiated(WireFormat.JSON_LINES, null)
                     : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT), protobuf.serves(target.type()));
@@ -192,6 +202,14 @@ public class WatchRoute {
     private static boolean isWebSocketUpgrade(HttpServerRequest request) {
         String upgrade = request.getHeader(HttpHeaders.UPGRADE);
         return upgrade != null && upgrade.equalsIgnoreCase("websocket") && request.version() != HttpVersion.HTTP_2;
+    }
+
+    /** 403 for a WebSocket upgrade from a page whose origin is not allowed (see {@link WebSocketOrigins}). */
+    private static ApiException foreignOrigin(String origin) {
+        String shown = origin.length() > 100 ? origin.substring(0, 100) + "..." : origin;
+        return new ApiException(403, "Forbidden", "a watch over WebSocket from a page of origin \"" + shown
+                + "\" is not allowed: only the server's own origin and those of quarkus.http.cors.origins may "
+                + "open one");
     }
 
     /**

@@ -1,0 +1,48 @@
+package io.watchgate.watch.http;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.net.HostAndPort;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which pages' origins may open a WebSocket watch: the server's own, and those CORS is configured for. */
+class WebSocketOriginsTest {
+
+    private static final HostAndPort LOCALHOST_8080 = HostAndPort.create("localhost", 8080);
+    private static final WebSocketOrigins CORS_OFF = WebSocketOrigins.of(false, List.of("https://dashboard.example"));
+
+    @Test
+    void theServersOwnOriginIsAllowed() {
+        assertTrue(CORS_OFF.allows("http://localhost:8080", "http", LOCALHOST_8080));
+        assertTrue(CORS_OFF.allows("http://LOCALHOST:8080", "http", LOCALHOST_8080));
+        assertTrue(CORS_OFF.allows("https://gateway.example", "https", HostAndPort.create("gateway.example", -1)));
+        assertTrue(CORS_OFF.allows("http://gateway.example:80", "http", HostAndPort.create("gateway.example", -1)));
+        assertTrue(CORS_OFF.allows("http://[::1]:8080", "http", HostAndPort.create("[::1]", 8080)));
+    }
+
+    @Test
+    void anotherSchemeHostOrPortIsAnotherOrigin() {
+        assertFalse(CORS_OFF.allows("https://localhost:8080", "http", LOCALHOST_8080));
+        assertFalse(CORS_OFF.allows("http://localhost:3000", "http", LOCALHOST_8080));
+        assertFalse(CORS_OFF.allows("http://localhost", "http", LOCALHOST_8080));
+        assertFalse(CORS_OFF.allows("http://evil.example:8080", "http", LOCALHOST_8080));
+        assertFalse(CORS_OFF.allows("http://localhost.evil.example:8080", "http", LOCALHOST_8080));
+        assertFalse(CORS_OFF.allows("null", "http", LOCALHOST_8080));
+        assertFalse(CORS_OFF.allows("http://localhost:8080", "http", null));
+    }
+
+    @Test
+    void configuredOriginsCountOnlyWithCorsOn() {
+        assertFalse(CORS_OFF.allows("https://dashboard.example", "http", LOCALHOST_8080));
+        WebSocketOrigins on = WebSocketOrigins.of(true,
+                List.of("https://dashboard.example", "/https://.*\\.ops\\.example/"));
+        assertTrue(on.allows("https://dashboard.example", "http", LOCALHOST_8080));
+        assertTrue(on.allows("https://team.ops.example", "http", LOCALHOST_8080));
+        assertFalse(on.allows("https://team.ops.example.evil", "http", LOCALHOST_8080));
+        assertFalse(on.allows("http://evil.example", "http", LOCALHOST_8080));
+        assertTrue(on.allows("http://localhost:8080", "http", LOCALHOST_8080), "the own origin stays allowed");
+        assertTrue(WebSocketOrigins.of(true, List.of("*")).allows("http://evil.example", "http", LOCALHOST_8080));
+    }
+}
