@@ -5,6 +5,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.util.AttributeKey;
+import io.quarkus.runtime.LaunchMode;
+import io.quarkus.vertx.http.HttpServerStart;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
@@ -13,13 +18,16 @@ import io.watchgate.metrics.Refusals;
 import io.watchgate.request.RouteOrder;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.ObservesAsync;
+import org.jboss.logging.Logger;
 
 /**
  * Gives every connection of the API's port a {@link ConnectionDeadline}, and tells it of each request's head and
  * response. Vert.x calls nothing of an application's before a connection's first request head, which is what a slow
  * client never completes; so the deadline goes in at the listening channel, into each connection as it is accepted.
- * That channel is reached from a connection's: the deadlines hold for every connection accepted after the first
- * request the API port serves (connections made before it, the first request's own included, go untimed).
+ * That channel is reached from a connection's: the server's own first request, sent as soon as it listens
+ * ({@link #listening}), so the deadlines hold for every connection accepted after it: all but the few a client may
+ * open in the milliseconds between. Should that request fail, the first client's request installs them.
  */
 @ApplicationScoped
 public class ConnectionDeadlines {
@@ -27,8 +35,11 @@ public class ConnectionDeadlines {
     private static final String NAME = "watchgate-connection-deadline";
     private static final AttributeKey<ConnectionDeadline> DEADLINE = AttributeKey.valueOf(NAME);
 
+    private static final Logger LOG = Logger.getLogger(ConnectionDeadlines.class);
+
     private final ConnectionConfig config;
     private final Refusals refusals;
+    private volatile boolean installed;
 
     ConnectionDeadlines(ConnectionConfig config, Refusals refusals) {
         this.config = config;
@@ -37,6 +48,43 @@ public class ConnectionDeadlines {
 
     void install(@Observes Router router) {
         router.route().order(RouteOrder.CONNECTION_DEADLINE.order()).handler(this::headArrived);
+    }
+
+    /**
+     * Once the server listens (an event Quarkus fires asynchronously), it sends itself a request, again every 100 ms
+     * until one has put the deadlines in (at most 50 times: a server that cannot reach itself leaves it to its first
+     * client, and says so).
+     */
+    void listening(@ObservesAsync HttpServerStart started, Vertx vertx) {
+        if (!timed()) {
+            return;
+        }
+        // the port actually bound: Quarkus publishes it as a system property when it was chosen at random
+        String property = System.getProperty(LaunchMode.current() == LaunchMode.TEST ? "quarkus.http.test-port"
+                : "quarkus.http.port");
+        int port = property == null ? started.options().getPort() : Integer.parseInt(property);
+        String host = started.options().getHost();
+        String self = host == null || host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
+        if (port > 0) {
+            HttpClient client = vertx.createHttpClient();
+            reachSelf(vertx, client, self, port, 50);
+        }
+    }
+
+    private void reachSelf(Vertx vertx, HttpClient client, String host, int port, int attemptsLeft) {
+        client.request(HttpMethod.GET, port, host, "/version")
+                .compose(request -> request.send().compose(response -> response.body()))
+                .onComplete(done -> {
+                    if (installed) {
+                        client.close();
+                    } else if (attemptsLeft > 1) {
+                        vertx.setTimer(100, t -> reachSelf(vertx, client, host, port, attemptsLeft - 1));
+                    } else {
+                        LOG.warnf("request deadlines wait for the first request: the server could not reach itself "
+                                + "at %s:%d (%s)", host, port, done.failed() ? done.cause() : "no deadline put in");
+                        client.close();
+                    }
+                });
     }
 
     private void headArrived(RoutingContext context) {
@@ -71,6 +119,8 @@ public class ConnectionDeadlines {
             if (pipeline.get(NAME) != null) {
                 return;
             }
+            installed = true;
+            LOG.infof("request deadlines in place for the connections %s accepts from now on", listening.localAddress());
             pipeline.addFirst(NAME, new ChannelInboundHandlerAdapter() {
                 @Override
                 public void channelRead(ChannelHandlerContext ctx, Object accepted) throws Exception {

@@ -19,7 +19,7 @@ final class HistoryReplay {
     enum Stop {
         /** The client's buffers are full: the watcher stalls. */
         CLIENT_FULL,
-        /** The whole batch was handled. */
+        /** The batch was handled, or as much of it as one turn of the loop may send ({@code batchBytes}). */
         BATCH_SENT,
         /** The store no longer holds the revision asked for: see {@link #oldestRetained()}. */
         COMPACTED
@@ -61,6 +61,7 @@ final class HistoryReplay {
             return Stop.COMPACTED;
         }
         int sent = 0;
+        long bytes = 0;
         try {
             for (ChangeEvent event : events) {
                 handledThrough = event.revision();
@@ -68,8 +69,12 @@ final class HistoryReplay {
                 if (frame != null) {
                     send.accept(frame);
                     sent++;
+                    bytes += frame.length();
                     if (sink.writeQueueFull()) {
                         return Stop.CLIENT_FULL;
+                    }
+                    if (bytes >= config.batchBytes()) {
+                        return Stop.BATCH_SENT; // the rest of the batch after handledThrough, on the loop's next turn
                     }
                 }
             }

@@ -14,7 +14,8 @@ import java.util.function.Consumer;
  * A watch's initial events: every object of its range and selection at one revision, sent as ADDED events, as
  * kube-apiserver's watch cache sends them before the changes that follow. They go a stretch at a time, a cursor
  * over the snapshot: a stretch reads at most {@link WatchConfig#batchSize()} keys, matching or not, so that a
- * selective selector on a large collection never holds the loop, and stops early when the client's buffers fill.
+ * selective selector on a large collection never holds the loop, sends at most {@link WatchConfig#batchBytes()}, so
+ * that large objects do not either, and stops early when the client's buffers fill.
  * What happens between stretches and after the last (yield, wait for a drain, catch up) is its watcher's call.
  * Loop thread only, as its watcher.
  */
@@ -24,7 +25,7 @@ final class InitialEvents {
     enum Stop {
         /** The client's buffers are full: the next stretch waits for it to drain. */
         CLIENT_FULL,
-        /** The stretch read all the keys it may: the next one waits for the loop's other work. */
+        /** The stretch read all the keys, or sent all the bytes, it may: the next one waits for the loop's other work. */
         STRETCH_READ,
         /** The store no longer holds the snapshot's revision: see {@link #oldestRetained()}. */
         COMPACTED,
@@ -78,16 +79,23 @@ final class InitialEvents {
         WireFormat format = sink.format();
         List<StoredObject> matches = stretch.matches();
         int sent = 0;
+        long bytes = 0;
         try {
             for (int i = 0; i < matches.size(); i++) {
                 StoredObject object = matches.get(i);
                 // no id: a client cut off halfway through the snapshot must start over, not resume inside it
-                send.accept(format.frame("ADDED", spec.rendering().bytesOf(object), WireFormat.NO_ID));
+                Buffer frame = format.frame("ADDED", spec.rendering().bytesOf(object), WireFormat.NO_ID);
+                send.accept(frame);
                 sent++;
+                bytes += frame.length();
                 boolean lastOfAll = stretch.isDone() && i == matches.size() - 1;
                 if (!lastOfAll && sink.writeQueueFull()) {
                     after = object.key();
                     return Stop.CLIENT_FULL;
+                }
+                if (!lastOfAll && bytes >= config.batchBytes()) {
+                    after = object.key();
+                    return Stop.STRETCH_READ;
                 }
             }
         } finally {

@@ -49,4 +49,11 @@ public interface WatchConfig {
     /** How many events a watcher sends, or keys of its initial snapshot it reads, before its loop serves others. */
     @WithDefault("256")
     int batchSize();
+
+    /**
+     * And how many bytes of frames, at most (one frame at least): a few large objects take as long to write as
+     * thousands of small ones, and a client's kernel buffers may take megabytes before it looks full.
+     */
+    @WithDefault("1048576")
+    long batchBytes();
 }

@@ -47,6 +47,24 @@ public final class HostileApp implements AutoCloseable {
      * and warms it up: the first request of each kind loads classes on the event loop, which is no request's fault.
      */
     public static HostileApp start(Path workDir, String... properties) throws Exception {
+        HostileApp app = launch(workDir, properties);
+        app.awaitReady(() -> app.send(app.request("/version").GET()).statusCode() == 200);
+        app.warmUp();
+        return app;
+    }
+
+    /**
+     * Starts the app as {@link #start} does, but sends it nothing: returns once its log has a line containing
+     * {@code logged} (30 s at most), for what must hold before any client has made a request.
+     */
+    public static HostileApp startUntouched(Path workDir, String logged, String... properties) throws Exception {
+        HostileApp app = launch(workDir, properties);
+        app.awaitReady(() -> Files.readString(app.log, StandardCharsets.ISO_8859_1).contains(logged));
+        app.logMark = Files.size(app.log); // what starting cost the event loops is no client's doing
+        return app;
+    }
+
+    private static HostileApp launch(Path workDir, String... properties) throws Exception {
         Path jar = Path.of(System.getProperty("quarkus.app.jar", "target/quarkus-app/quarkus-run.jar"));
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: run the hostile tests after `package`");
@@ -68,7 +86,14 @@ public final class HostileApp implements AutoCloseable {
         command.addAll(List.of("-jar", jar.toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        HostileApp app = new HostileApp(process, port, log);
+        return new HostileApp(process, port, log);
+    }
+
+    private interface Readiness {
+        boolean ready() throws IOException, InterruptedException;
+    }
+
+    private void awaitReady(Readiness readiness) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (true) {
             if (!process.isAlive()) {
@@ -76,20 +101,18 @@ public final class HostileApp implements AutoCloseable {
                         + log);
             }
             try {
-                if (app.send(app.request("/version").GET()).statusCode() == 200) {
-                    break;
+                if (readiness.ready()) {
+                    return;
                 }
             } catch (IOException e) {
                 // not listening yet
             }
             if (System.nanoTime() > deadline) {
-                app.kill();
-                throw new IllegalStateException("the app did not answer within 30 s; see " + log);
+                kill();
+                throw new IllegalStateException("the app was not ready within 30 s; see " + log);
             }
             Thread.sleep(50); // polling for readiness, with a deadline: nothing is hidden by it
         }
-        app.warmUp();
-        return app;
     }
 
     /** One of each write and read, so that what a test sees afterwards is the request's doing, not class loading. */

@@ -291,5 +291,6 @@ class WatcherTest {
         public int maxBacklog() { return 1000; }
         public int maxWatchers() { return 10; }
         public int batchSize() { return 2; }
+        public long batchBytes() { return 1 << 20; }
     }
 }
