@@ -1,6 +1,7 @@
 package io.watchgate.http;
 
 import io.netty.channel.Channel;
+import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerResponse;
@@ -9,7 +10,9 @@ import io.vertx.core.http.WebSocketFrame;
 import io.vertx.core.http.WebSocketFrameType;
 import io.vertx.core.http.impl.WebSocketInternal;
 import io.vertx.core.http.impl.ws.WebSocketFrameImpl;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.net.impl.ConnectionBase;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Every use of a Vert.x internal ({@code .impl.} package) in watchgate, each where no public API does the job. A
@@ -84,5 +87,16 @@ public final class VertxInternals {
      */
     public static Channel channelOf(HttpConnection connection) {
         return connection instanceof ConnectionBase base ? base.channel() : null;
+    }
+
+    /**
+     * Runs {@code task} on {@code context} (an event-loop context) in its loop's next round: after the I/O ready by
+     * then and after the tasks queued before that round. {@code runOnContext} would run it in the current round, and
+     * work that keeps queueing itself that way holds the loop's I/O back, since Netty checks the time only every 64
+     * tasks; a Vert.x timer would wait a millisecond at least.
+     */
+    public static void nextRound(Context context, Runnable task) {
+        ContextInternal internal = (ContextInternal) context;
+        internal.nettyEventLoop().schedule(() -> internal.dispatch(task), 0, TimeUnit.NANOSECONDS);
     }
 }

@@ -95,9 +95,14 @@ final class Recovery {
                                 + store.currentRevision() + " to " + entry.revision() + " at offset "
                                 + reader.recordStart() + ": entries are missing; refusing to start");
                     }
-                    store.replay(entry.revision(), entry.type(), json.stored(entry.key(), entry.json(),
-                            entry.revision(), "the log segment " + segment.file() + " at offset "
-                                    + reader.recordStart()), entry.committedAtMillis());
+                    String where = "the log segment " + segment.file() + " at offset " + reader.recordStart();
+                    try {
+                        store.replay(entry.revision(), entry.type(),
+                                json.stored(entry.key(), entry.json(), entry.revision(), where),
+                                entry.committedAtMillis());
+                    } catch (IllegalStateException e) {
+                        throw new StorageException(where + " holds " + e.getMessage() + "; refusing to start");
+                    }
                     entries++;
                     bytes += Records.HEADER + reader.payload().capacity();
                 }

@@ -35,8 +35,15 @@ final class StateTransfer {
             if (revision != index.revision() + 1) {
                 throw new IllegalStateException("revision " + revision + " does not follow " + index.revision());
             }
-            installer.install(new ChangeEvent(revision, type, object, inFlight.newest(object.key()),
-                    committedAtMillis));
+            StoredObject previous = inFlight.newest(object.key());
+            if ((type == EventType.ADDED) != (previous == null)) {
+                // a log that reads whole but says what cannot have happened: counts and history would go wrong
+                ObjectKey key = object.key();
+                throw new IllegalStateException(type + " of " + key.resource() + "/"
+                        + (key.namespace().isEmpty() ? "" : key.namespace() + "/") + key.name() + ", which "
+                        + (previous == null ? "does not exist" : "exists already") + " at revision " + (revision - 1));
+            }
+            installer.install(new ChangeEvent(revision, type, object, previous, committedAtMillis));
         } finally {
             commitLock.unlock();
         }

@@ -46,8 +46,8 @@ final class Stall {
     }
 
     /**
-     * Runs {@code next} once the client has taken up what is queued, unless its watcher ended meanwhile; what is
-     * queued counts against the memory budget until then.
+     * Runs {@code next} in the watcher's turn once the client has taken up what is queued, unless its watcher ended
+     * meanwhile; what is queued counts against the memory budget until the drain.
      */
     void afterDrain(Runnable next) {
         int wait = ++newestWait;
@@ -56,7 +56,12 @@ final class Stall {
             if (wait == newestWait && !watcher.hasEnded()) {
                 newestWait++;
                 unpin();
-                watcher.guarded(next);
+                // not here, in the loop's reading of sockets, where every client's drain would send at once
+                loop.runSoon(() -> {
+                    if (!watcher.hasEnded()) {
+                        watcher.guarded(next);
+                    }
+                });
             }
         });
     }

@@ -8,7 +8,10 @@ public interface WatchLoop {
     /** The newest revision this loop has fanned out: a live watcher has been offered every event up to it. */
     long lastRevision();
 
-    /** Runs {@code task} on this loop after what is already queued: how long work yields to other clients. */
+    /**
+     * Runs {@code task} on this loop later, in turn with the other watchers' long work and after the loop's other
+     * clients: how long work yields.
+     */
     void runSoon(Runnable task);
 
     /** Calls {@link Watcher#onTimer} with {@code kind} after {@code delayMillis}, on a timer shared by the loop. */

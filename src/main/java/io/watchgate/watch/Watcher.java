@@ -299,9 +299,10 @@ public final class Watcher {
     }
 
     private void endSlow(String how) {
-        LOG.infof("ended a watch of %s%s: its client stopped reading (%s); it may re-watch from resourceVersion %d",
-                resource(), spec.range().namespace() == null ? "" : " in " + spec.range().namespace(), how,
-                position);
+        String resume = initialEvents != null ? "it must start over with its initial events"
+                : "it may re-watch from resourceVersion " + position;
+        LOG.infof("ended a watch of %s%s: its client stopped reading (%s); %s", resource(),
+                spec.range().namespace() == null ? "" : " in " + spec.range().namespace(), how, resume);
         state = State.ENDED;
         loop.detach(this, true);
         sink.abort();

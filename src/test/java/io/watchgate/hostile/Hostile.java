@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -106,7 +107,8 @@ public final class Hostile {
             if (response.statusCode() != 200) {
                 slow.add("a read answered " + response.statusCode());
             } else if (millis > OTHERS_WAIT.toMillis()) {
-                slow.add("a read took " + millis + " ms");
+                LocalTime sent = LocalTime.now().minusNanos(millis * 1_000_000); // to find it in the app's log
+                slow.add("a read sent at " + sent + " took " + millis + " ms");
             }
         } catch (Exception e) {
             slow.add("a read failed after " + (System.nanoTime() - start) / 1_000_000 + " ms: " + e);

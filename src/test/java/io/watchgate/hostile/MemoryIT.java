@@ -20,11 +20,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,12 +46,12 @@ class MemoryIT {
     /** 600 versions of 1 MiB: more than the heap, were their frames kept regardless of size. */
     private static final int PATCHES = 600;
     /**
-     * Watches that stop reading in their initial events of 40 MiB. With 300 of them the server held (no OutOfMemory,
-     * shed past its budget) but another client's read waited 1.3-2.2 s: every stalled connection first takes megabytes
-     * into its kernel buffers, each copied per connection. At 100 the other client is served within a second, but the
-     * watches are not ended by the changes that go by them. Both are open work (issue 15's note).
+     * Watches that stop reading in their initial events of 40 MiB: together their snapshots are 8 GB, and each
+     * connection takes megabytes into its kernel buffers before it stops. Before the watchers took turns on their
+     * loops, another client's read waited 1.0-1.3 s behind their stretches here; since, 0.25-0.45 s (0.4-0.6 s with
+     * 300 watches, which leaves too little margin on a 2-core machine).
      */
-    private static final int STALLED_IN_SNAPSHOT = 100;
+    private static final int STALLED_IN_SNAPSHOT = 200;
 
     @TempDir
     static Path work;
@@ -93,8 +94,6 @@ class MemoryIT {
     }
 
     @Test
-    @Disabled("open (issue 15's progress note): with 100 such watches, none was ended though 120 MiB of their "
-            + "objects' changes went by (max-backlog-bytes is 64 MiB); with 300, another client's read waited 1.3-2.2 s")
     void watchesThatStopReadingInTheirInitialEventsAreBoundedLikeAnyOther() throws Exception {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
@@ -105,26 +104,28 @@ class MemoryIT {
                 + "&allowWatchBookmarks=true&labelSelector=set%3Dsnapshot";
         List<Socket> stalled = new ArrayList<>();
         try {
-            // each pins a megabyte frame and its queue: together more than the budget, and than the direct memory
-            // Netty copies frames into, with what the heap holds besides
+            // each pins a megabyte frame and its queue: together more than the memory budget
             Hostile.whileOthersAreServed(app, () -> {
                 for (int i = 0; i < STALLED_IN_SNAPSHOT; i++) {
                     stalled.add(watchNotReading(watch));
                 }
                 // and the objects they were being sent change: more than max-backlog-bytes goes by each
+                Set<Long> written = new HashSet<>();
                 for (int round = 0; round < 3; round++) {
                     for (String name : names) {
-                        patchAll(name, 1);
+                        written.add(patch(name, "round " + round));
                     }
                 }
+                assertEquals(3 * names.size(), written.size(), "every patch wrote a new version");
                 return null;
             });
             int refused = 0;
             for (Socket socket : stalled) {
                 refused += refusedOrEndedByTheServer(socket) ? 1 : 0;
             }
-            boolean shed = app.logSinceWarmUp().contains("the server is short of memory");
-            assertTrue(shed || refused > 0, "past the memory budget, stalled watchers were ended or new ones refused");
+            if (refused < stalled.size()) {
+                assertTrue(app.logSinceWarmUp().contains("its client stopped reading"), "the ends are logged");
+            }
         } finally {
             for (Socket socket : stalled) {
                 socket.close();
@@ -154,13 +155,18 @@ class MemoryIT {
     private static List<Long> patchAll(String name, int times) throws Exception {
         List<Long> written = new ArrayList<>();
         for (int i = 0; i < times; i++) {
-            HttpResponse<byte[]> response = sendAdmitted(app.request(CONFIGMAPS + "/" + name)
-                    .header("Content-Type", "application/merge-patch+json")
-                    .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"n\":\"" + i + "\"}}")));
-            assertEquals(200, response.statusCode(), () -> new String(response.body(), StandardCharsets.UTF_8));
-            written.add(resourceVersion(JSON.readTree(response.body())));
+            written.add(patch(name, Integer.toString(i)));
         }
         return written;
+    }
+
+    /** Merge-patches {@code name}'s key {@code n} to {@code value}; returns the resourceVersion of the result. */
+    private static long patch(String name, String value) throws Exception {
+        HttpResponse<byte[]> response = sendAdmitted(app.request(CONFIGMAPS + "/" + name)
+                .header("Content-Type", "application/merge-patch+json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"data\":{\"n\":\"" + value + "\"}}")));
+        assertEquals(200, response.statusCode(), () -> new String(response.body(), StandardCharsets.UTF_8));
+        return resourceVersion(JSON.readTree(response.body()));
     }
 
     /**

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -85,6 +86,23 @@ class VertxInternalsTest {
         }
         assertTrue(listening.isDone(), "no listening channel behind the connection");
         assertEquals(2, accepted.size(), "the connections after the first: " + accepted);
+    }
+
+    @Test
+    void workForTheNextRoundRunsOnItsContextAfterTheTasksQueuedBeforeIt() throws Exception {
+        Context context = vertx.getOrCreateContext();
+        List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<Context> nextRoundsContext = new CompletableFuture<>();
+        context.runOnContext(v -> {
+            VertxInternals.nextRound(context, () -> {
+                ran.add("next round");
+                nextRoundsContext.complete(Vertx.currentContext());
+            });
+            context.runOnContext(w -> ran.add("queued after it, in this round"));
+            context.runOnContext(w -> ran.add("and another"));
+        });
+        assertSame(context, nextRoundsContext.get(10, TimeUnit.SECONDS), "run on the context it was given");
+        assertEquals(List.of("queued after it, in this round", "and another", "next round"), ran);
     }
 
     @Test

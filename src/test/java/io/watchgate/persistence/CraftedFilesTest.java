@@ -153,6 +153,28 @@ class CraftedFilesTest {
     }
 
     @Test
+    void aLogEntryThatCannotHaveHappenedStopsTheStartNamingIt() throws Exception {
+        Path segment = logOf(2);
+        long offset = Files.size(segment);
+        // whole and checksummed, but cm-9 was never created: taken in, it would skew counts and history
+        append(segment, Records.wrap(Records.entry(new LogEntry(3, 0, EventType.DELETED,
+                new ObjectKey("configmaps", "default", "cm-9"), "{}".getBytes(StandardCharsets.UTF_8)))));
+        StorageException e = assertThrows(StorageException.class, this::open);
+        assertNames(e, segment, offset);
+        assertTrue(e.getMessage().contains("DELETED of configmaps/default/cm-9, which does not exist"),
+                e.getMessage());
+
+        Files.delete(segment);
+        segment = logOf(2);
+        offset = Files.size(segment);
+        append(segment, Records.wrap(Records.entry(new LogEntry(3, 0, EventType.ADDED,
+                new ObjectKey("configmaps", "default", "cm-1"), "{}".getBytes(StandardCharsets.UTF_8)))));
+        e = assertThrows(StorageException.class, this::open);
+        assertNames(e, segment, offset);
+        assertTrue(e.getMessage().contains("ADDED of configmaps/default/cm-1, which exists already"), e.getMessage());
+    }
+
+    @Test
     void aZeroFilledTailLongerThanAnyWriteIsNotTakenForOne() throws Exception {
         Path segment = logOf(5);
         long intact = Files.size(segment);

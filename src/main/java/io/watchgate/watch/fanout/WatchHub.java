@@ -29,6 +29,7 @@ final class WatchHub implements WatchLoop {
     private final EncodedEvents frames;
     private final WatchHubs hubs;
     private final LoopTimers timers;
+    private final Turns turns;
     private final Map<String, Set<Watcher>> byResource = new HashMap<>();
     private final MessageConsumer<ChangeEvent> consumer;
     private long lastRevision;
@@ -46,6 +47,7 @@ final class WatchHub implements WatchLoop {
         this.hubs = hubs;
         this.budget = budget;
         this.timers = new LoopTimers(vertx);
+        this.turns = new Turns(context);
         this.consumer = vertx.eventBus().localConsumer(EventPublisher.ADDRESS, message -> dispatch(message.body()));
         this.lastRevision = store.currentRevision();
     }
@@ -107,7 +109,7 @@ final class WatchHub implements WatchLoop {
 
     @Override
     public void runSoon(Runnable task) {
-        context.runOnContext(v -> task.run());
+        turns.take(task);
     }
 
     @Override

@@ -1,0 +1,56 @@
+package io.watchgate.watch.fanout;
+
+import io.vertx.core.Context;
+import io.watchgate.http.VertxInternals;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * The watchers of one event loop taking turns at their long work (initial events, catching up from history, going
+ * on after a drain), one stretch a turn, in the order they asked. One task of the loop runs turns for a slice of
+ * time, then yields until the loop's next round. Were each stretch a task of the loop's own, every task queued
+ * behind them (an answer a worker wrote, an event to fan out) would wait for a stretch of every busy watcher of the
+ * loop: with a hundred watchers each sending a megabyte object, seconds. This way it waits for one slice at most.
+ * Loop thread only.
+ */
+final class Turns {
+
+    private static final Logger LOG = Logger.getLogger(Turns.class);
+    /** Long enough for a stretch or two of a megabyte (a copy and a socket write), short beside what clients notice. */
+    private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private final Context context;
+    private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+    private boolean scheduled;
+
+    Turns(Context context) {
+        this.context = context;
+    }
+
+    /** {@code turn} runs after the turns asked for before it, in the loop's next round or a later one. */
+    void take(Runnable turn) {
+        waiting.add(turn);
+        if (!scheduled) {
+            scheduled = true;
+            VertxInternals.nextRound(context, this::runSlice);
+        }
+    }
+
+    private void runSlice() {
+        scheduled = false;
+        long end = System.nanoTime() + SLICE_NANOS;
+        do {
+            Runnable turn = waiting.poll();
+            try {
+                turn.run();
+            } catch (RuntimeException e) {
+                LOG.error("a watcher's turn failed; the others go on", e); // watchers end themselves: not expected
+            }
+        } while (!waiting.isEmpty() && System.nanoTime() - end < 0);
+        if (!waiting.isEmpty()) {
+            scheduled = true;
+            VertxInternals.nextRound(context, this::runSlice);
+        }
+    }
+}
