@@ -6,6 +6,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.watchgate.http.TooLongForAnEventLoop;
+import io.watchgate.memory.MemoryBudget;
+import io.watchgate.store.StoreException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.util.concurrent.CompletableFuture;
@@ -22,10 +24,19 @@ import java.util.function.Supplier;
 @ApplicationScoped
 public class WritePlacement {
 
+    /**
+     * A write's working memory, reserved in the memory budget before it starts, at this many times its size: the
+     * tree of the densest JSON ({@code [{},{},...]}) takes about 25 times its bytes, and a write holds one tree
+     * more than it keeps at most while it is checked and patched.
+     */
+    static final int WORKING_MEMORY_FACTOR = 24;
+
     private final long inlineBytes;
     private final Counter offloaded;
+    private final MemoryBudget budget;
 
-    WritePlacement(ApiConfig config, MeterRegistry registry) {
+    WritePlacement(ApiConfig config, MeterRegistry registry, MemoryBudget budget) {
+        this.budget = budget;
         this.inlineBytes = config.inlineWriteBytes();
         this.offloaded = Counter.builder("watchgate.writes.offloaded")
                 .description("writes computed on a worker thread for the size of their body or stored object")
@@ -33,13 +44,31 @@ public class WritePlacement {
     }
 
     /**
-     * Runs {@code write} where its size says; a small one that finds part way that it would hold the event loop too
-     * long ({@link TooLongForAnEventLoop}) is run again on a worker.
+     * Runs {@code write} where its size says, once its working memory is reserved in the memory budget (429 with
+     * Retry-After when the budget cannot take it); a small one that finds part way that it would hold the event
+     * loop too long ({@link TooLongForAnEventLoop}) is run again on a worker.
      *
      * @param bytes the larger of the request body and the stored object the write starts from
      * @param write the write and its answer; on a worker thread it answers there too ({@code ResourceVerbs.answer})
      */
     Uni<Response> run(long bytes, Supplier<Uni<Response>> write) {
+        // one write may always take a quarter of the budget, so that none is refused on an idle server
+        long working = Math.min(bytes * WORKING_MEMORY_FACTOR, budget.limit() / 4);
+        if (!budget.tryCharge(MemoryBudget.Use.REQUESTS, working)) {
+            throw new StoreException.Overloaded("the server is short of memory for a write of " + bytes
+                    + " bytes now; try again later", budget.retryAfterSeconds());
+        }
+        Uni<Response> placed;
+        try {
+            placed = place(bytes, write);
+        } catch (RuntimeException | Error e) {
+            budget.release(MemoryBudget.Use.REQUESTS, working);
+            throw e;
+        }
+        return placed.onTermination().invoke(() -> budget.release(MemoryBudget.Use.REQUESTS, working));
+    }
+
+    private Uni<Response> place(long bytes, Supplier<Uni<Response>> write) {
         if (!Context.isOnEventLoopThread()) {
             return write.get();
         }

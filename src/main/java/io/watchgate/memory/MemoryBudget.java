@@ -19,7 +19,9 @@ public final class MemoryBudget {
 
     /** Who keeps the bytes. */
     public enum Use {
-        FRAMES, WATCHERS, HISTORY, WRITES;
+        FRAMES, WATCHERS, HISTORY, WRITES,
+        /** The working memory of writes being parsed, checked and patched, reserved before they start. */
+        REQUESTS;
 
         public String tag() {
             return name().toLowerCase(Locale.ROOT);
@@ -79,6 +81,28 @@ public final class MemoryBudget {
         if (total.addAndGet(bytes) > limit) {
             relieve();
         }
+    }
+
+    /**
+     * Counts {@code bytes} for {@code use} only if they fit under the limit, once the shedders have given up what
+     * they can: for what is refused rather than kept past the limit (a write's working memory). A refusal is
+     * counted as a write shed.
+     *
+     * @return whether they were counted
+     */
+    public boolean tryCharge(Use use, long bytes) {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            if (total.addAndGet(bytes) <= limit) {
+                used[use.ordinal()].addAndGet(bytes);
+                return true;
+            }
+            total.addAndGet(-bytes);
+            if (attempt == 0) {
+                relieve();
+            }
+        }
+        shed(Shed.WRITES, 1);
+        return false;
     }
 
     public void release(Use use, long bytes) {

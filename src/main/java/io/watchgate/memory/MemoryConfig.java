@@ -4,13 +4,16 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.util.OptionalLong;
 
-/** The one memory budget that bounds what the server keeps for others: frames, stalled watchers, history, writes. */
+/**
+ * The one memory budget that bounds what the server keeps for others: frames, stalled watchers, history, writes in
+ * flight and the working memory of writes being computed.
+ */
 @ConfigMapping(prefix = "watchgate.memory")
 public interface MemoryConfig {
 
     /**
-     * The budget in bytes; unset, it is {@link #budgetHeapFraction()} of the maximum heap. Counted as serialized
-     * bytes: the in-memory trees of stored objects take about as much again, hence a fraction well below one.
+     * The budget in bytes; unset, it is {@link #budgetHeapFraction()} of the maximum heap. The current objects are
+     * not counted in it (they are the data, not what clients make the server keep), hence a fraction below one.
      */
     OptionalLong budgetBytes();
 

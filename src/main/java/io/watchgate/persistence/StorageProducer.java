@@ -34,8 +34,8 @@ public class StorageProducer {
             MemoryBudget budget) {
         long historyBytes = MemoryStore.historyBytesWithin(history.maxBytes(), budget);
         if (historyBytes < history.maxBytes()) {
-            LOG.warnf("watchgate.history.max-bytes lowered to %d so that history (counted twice: serialized and "
-                    + "as trees) fills at most half the memory budget", historyBytes);
+            LOG.warnf("watchgate.history.max-bytes lowered to %d so that history fills at most half the memory "
+                    + "budget", historyBytes);
         }
         MemoryStore store = new MemoryStore(mapper, history.maxRevisions(), historyBytes, clock, budget);
         if (storage.mode() == StorageConfig.Mode.DURABLE) {

@@ -10,22 +10,23 @@ import java.util.List;
  * committer appends and advances {@link #oldest}.
  */
 final class EventHistory {
-    /**
-     * The retained events count into the memory budget at this many times their serialized objects: the store
-     * keeps each object's tree as well, which takes about as much again.
-     */
-    static final int BUDGET_FACTOR = 2;
     private final ChangeEvent[] ring;
+    /** What each slot's object was counted at ({@link ObjectSize}), to release exactly that. */
+    private final long[] counted;
     /** Events with revision in (oldest, newest] are retained; the state at {@code oldest} is readable. */
     private volatile long oldest;
     private volatile long newest;
-    /** Serialized bytes of the retained events' objects: what the byte budget bounds. Committer-only. */
+    /**
+     * Bytes the retained events' objects take, serialized and as trees ({@link ObjectSize}): what the byte bound
+     * of history limits. Committer-only.
+     */
     private long retainedBytes;
     /** The server's memory account, which the retained bytes count into as well. */
     private final MemoryBudget budget;
 
     EventHistory(int capacity, MemoryBudget budget) {
         this.ring = new ChangeEvent[capacity];
+        this.counted = new long[capacity];
         this.budget = budget;
     }
 
@@ -48,10 +49,12 @@ final class EventHistory {
     }
 
     void append(ChangeEvent event) {
-        ring[slot(event.revision())] = event;
-        int bytes = event.object().json().length;
+        int slot = slot(event.revision());
+        ring[slot] = event;
+        long bytes = ObjectSize.inMemory(event.object());
+        counted[slot] = bytes;
         retainedBytes += bytes;
-        budget.charge(MemoryBudget.Use.HISTORY, BUDGET_FACTOR * bytes);
+        budget.charge(MemoryBudget.Use.HISTORY, bytes);
         newest = event.revision();
     }
 
@@ -78,11 +81,12 @@ final class EventHistory {
         long released = 0;
         for (long r = from + 1; r <= through; r++) {
             int slot = slot(r);
-            released += ring[slot].object().json().length;
+            released += counted[slot];
             ring[slot] = null;
+            counted[slot] = 0;
         }
         retainedBytes -= released;
-        budget.release(MemoryBudget.Use.HISTORY, BUDGET_FACTOR * released);
+        budget.release(MemoryBudget.Use.HISTORY, released);
     }
 
     /** Up to {@code limit} retained events after {@code revision}, in order. */

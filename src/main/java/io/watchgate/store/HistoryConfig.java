@@ -13,10 +13,10 @@ public interface HistoryConfig {
     int maxRevisions();
 
     /**
-     * At most about this many bytes of events (counted as their serialized objects) are retained; the oldest
-     * revisions are compacted first. The newest revision is always kept.
+     * At most about this many bytes of events are retained, counted as their objects take in memory: serialized
+     * and as trees ({@link ObjectSize}). The oldest revisions are compacted first; the newest is always kept.
      */
-    @WithDefault("134217728")
+    @WithDefault("268435456")
     long maxBytes();
 
     /** Revisions older than this are compacted in the background (the newest state is always kept). */

@@ -3,10 +3,10 @@ package io.watchgate.store;
 import io.watchgate.memory.MemoryBudget;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -39,8 +39,11 @@ public final class InFlightWrites {
     private volatile CommitLog log;
     /** The last revision handed to a commit; ahead of the index's while the log has writes in flight. */
     private long assigned;
-    /** Per key, the newest write on its way to the log: what the next writer's preconditions see. */
-    private final Map<ObjectKey, ChangeEvent> unapplied = new HashMap<>();
+    /**
+     * Per key, the newest write on its way to the log: what the next writer's preconditions see. Written under the
+     * commit lock, read without it ({@link #newest}): a write is installed in the index before it leaves this map.
+     */
+    private final Map<ObjectKey, ChangeEvent> unapplied = new ConcurrentHashMap<>();
     private final ArrayDeque<Write> writes = new ArrayDeque<>();
     /** The serialized bytes of {@link #writes}. */
     private long bytes;
@@ -63,7 +66,11 @@ public final class InFlightWrites {
         this.assigned = index.revision();
     }
 
-    /** The newest value of {@code key}: a write the log has not confirmed yet counts for the next writer. */
+    /**
+     * The newest value of {@code key}: a write the log has not confirmed yet counts for the next writer. Without
+     * the commit lock it may miss a write being handed to the log at that moment, as if read just before it; a
+     * write landing is never missed, since it is in the index before it leaves {@link #unapplied}.
+     */
     StoredObject newest(ObjectKey key) {
         ChangeEvent pending = unapplied.get(key);
         if (pending != null) {

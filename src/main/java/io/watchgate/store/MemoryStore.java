@@ -39,12 +39,12 @@ public final class MemoryStore implements Store, StoreStatistics, HistoryCompact
     private final MemoryBudget budget;
 
     /**
-     * The history bound to use within {@code budget}: history counts into it at twice its bytes (see
-     * {@link EventHistory#BUDGET_FACTOR}), and a refused write cannot compact it: so that history alone never
-     * holds the budget full, it may fill at most half of it.
+     * The history bound to use within {@code budget}: history counts into it at what its objects take
+     * ({@link ObjectSize}), and a refused write cannot compact it: so that history alone never holds the budget
+     * full, it may fill at most half of it.
      */
     public static long historyBytesWithin(long maxHistoryBytes, MemoryBudget budget) {
-        return Math.min(maxHistoryBytes, budget.limit() / (2L * EventHistory.BUDGET_FACTOR));
+        return Math.min(maxHistoryBytes, budget.limit() / 2);
     }
 
     /** A store that answers to no memory budget but its history's bounds (tests, tools). */
@@ -54,7 +54,8 @@ public final class MemoryStore implements Store, StoreStatistics, HistoryCompact
 
     /**
      * @param maxRevisions     at most this many revisions of history are kept
-     * @param maxHistoryBytes  and at most about this many serialized bytes of events (the newest is always kept)
+     * @param maxHistoryBytes  and at most about this many bytes of events' objects, serialized and as trees (the
+     *                         newest is always kept)
      * @param budget           the server's memory account: history and writes in flight count into it, and
      *                         writes are refused while it is exceeded
      */
@@ -107,15 +108,9 @@ public final class MemoryStore implements Store, StoreStatistics, HistoryCompact
 
     @Override
     public StoredObject latest(ObjectKey key) {
-        if (inFlight.log() == null) {
-            return inFlight.newest(key); // nothing is ever on its way: no lock needed
-        }
-        commitLock.lock();
-        try {
-            return inFlight.newest(key);
-        } finally {
-            commitLock.unlock();
-        }
+        // without the commit lock, which a large write holds while it is serialized: an event loop must not wait
+        // for it, and a writer checks its precondition under the lock anyway
+        return inFlight.newest(key);
     }
 
     @Override

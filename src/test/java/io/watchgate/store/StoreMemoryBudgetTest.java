@@ -2,6 +2,7 @@ package io.watchgate.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,10 +28,27 @@ class StoreMemoryBudgetTest {
 
         long retained = 0;
         for (ChangeEvent event : events.subList(2, 5)) { // three revisions are kept
-            retained += event.object().json().length;
+            retained += event.object().json().length + ObjectSize.tree(event.object().tree());
         }
-        assertEquals(2 * retained, budget.used(MemoryBudget.Use.HISTORY), "serialized, and as trees");
-        assertEquals(2 * retained, budget.used());
+        assertEquals(retained, budget.used(MemoryBudget.Use.HISTORY), "serialized, and as trees");
+        assertEquals(retained, budget.used());
+    }
+
+    @Test
+    void historyCountsAnObjectOfManySmallFieldsAtWhatItsTreeTakesNotAtItsJson() {
+        MemoryStore store = new MemoryStore(mapper, 100, Long.MAX_VALUE, Clock.systemUTC(), budget);
+        ObjectNode small = mapper.createObjectNode();
+        small.putObject("metadata").put("name", "fields");
+        ObjectNode data = small.putObject("data");
+        for (int i = 0; i < 10_000; i++) {
+            data.put("k" + i, "v");
+        }
+        ChangeEvent event = Commits.commit(store, Mutation.create(key("fields"), small));
+
+        long json = event.object().json().length;
+        // each field: an entry, its key String and a text node with its String; about 16 bytes of JSON
+        assertTrue(budget.used(MemoryBudget.Use.HISTORY) > 10 * json,
+                budget.used(MemoryBudget.Use.HISTORY) + " counted for " + json + " bytes of JSON");
     }
 
     @Test
@@ -74,7 +92,7 @@ class StoreMemoryBudgetTest {
         assertEquals(0, budget.used(MemoryBudget.Use.HISTORY));
         sink.durable(List.copyOf(queued));
         assertEquals(0, budget.used(MemoryBudget.Use.WRITES));
-        assertEquals(2 * size, budget.used(MemoryBudget.Use.HISTORY));
+        assertEquals(ObjectSize.inMemory(queued.get(0).object()), budget.used(MemoryBudget.Use.HISTORY));
     }
 
     private static ObjectKey key(String name) {
