@@ -30,6 +30,12 @@ public class WritePlacement {
      * more than it keeps at most while it is checked and patched.
      */
     static final int WORKING_MEMORY_FACTOR = 24;
+    /**
+     * Writes being computed may reserve this part of the memory budget together (one alone may take more): a
+     * bound of their own, so that what others keep (history, stalled watchers) never refuses every write, which
+     * would keep those others from ever being shed.
+     */
+    static final int WORKING_MEMORY_SHARE = 4;
 
     private final long inlineBytes;
     private final Counter offloaded;
@@ -45,16 +51,15 @@ public class WritePlacement {
 
     /**
      * Runs {@code write} where its size says, once its working memory is reserved in the memory budget (429 with
-     * Retry-After when the budget cannot take it); a small one that finds part way that it would hold the event
-     * loop too long ({@link TooLongForAnEventLoop}) is run again on a worker.
+     * Retry-After when the writes being computed hold their share of it already); a small one that finds part way
+     * that it would hold the event loop too long ({@link TooLongForAnEventLoop}) is run again on a worker.
      *
      * @param bytes the larger of the request body and the stored object the write starts from
      * @param write the write and its answer; on a worker thread it answers there too ({@code ResourceVerbs.answer})
      */
     Uni<Response> run(long bytes, Supplier<Uni<Response>> write) {
-        // one write may always take a quarter of the budget, so that none is refused on an idle server
-        long working = Math.min(bytes * WORKING_MEMORY_FACTOR, budget.limit() / 4);
-        if (!budget.tryCharge(MemoryBudget.Use.REQUESTS, working)) {
+        long working = bytes * WORKING_MEMORY_FACTOR;
+        if (!budget.tryCharge(MemoryBudget.Use.REQUESTS, working, budget.limit() / WORKING_MEMORY_SHARE)) {
             throw new StoreException.Overloaded("the server is short of memory for a write of " + bytes
                     + " bytes now; try again later", budget.retryAfterSeconds());
         }

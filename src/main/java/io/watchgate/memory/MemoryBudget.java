@@ -84,25 +84,27 @@ public final class MemoryBudget {
     }
 
     /**
-     * Counts {@code bytes} for {@code use} only if they fit under the limit, once the shedders have given up what
-     * they can: for what is refused rather than kept past the limit (a write's working memory). A refusal is
-     * counted as a write shed.
+     * Counts {@code bytes} for {@code use} only if that use stays within {@code cap} of its own, or holds nothing
+     * yet (so that one large request can always go ahead alone): for what is refused rather than kept past its
+     * bound (a write's working memory). Once counted, the bytes count toward the limit as any other use's, and past
+     * it the shedders are asked as for any other. A refusal is counted as a write shed.
      *
      * @return whether they were counted
      */
-    public boolean tryCharge(Use use, long bytes) {
-        for (int attempt = 0; attempt < 2; attempt++) {
-            if (total.addAndGet(bytes) <= limit) {
-                used[use.ordinal()].addAndGet(bytes);
-                return true;
+    public boolean tryCharge(Use use, long bytes, long cap) {
+        AtomicLong counter = used[use.ordinal()];
+        long before;
+        do {
+            before = counter.get();
+            if (before > 0 && before + bytes > cap) {
+                shed(Shed.WRITES, 1);
+                return false;
             }
-            total.addAndGet(-bytes);
-            if (attempt == 0) {
-                relieve();
-            }
+        } while (!counter.compareAndSet(before, before + bytes));
+        if (total.addAndGet(bytes) > limit) {
+            relieve();
         }
-        shed(Shed.WRITES, 1);
-        return false;
+        return true;
     }
 
     public void release(Use use, long bytes) {

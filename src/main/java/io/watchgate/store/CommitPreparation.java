@@ -8,7 +8,8 @@ import java.time.Clock;
 /**
  * The checked part of a commit, under the commit lock: the precondition and guards against the newest state
  * (installed or on its way to the log), then the object stamped with its revision and serialized, once, for
- * every reader and watcher to share.
+ * every reader and watcher to share. The serializing is done before the lock where it can be
+ * ({@link Prestamped}): the lock then covers a copy of the bytes.
  */
 final class CommitPreparation {
 
@@ -22,15 +23,31 @@ final class CommitPreparation {
         this.inFlight = inFlight;
     }
 
-    /** Checks {@code mutation} and builds its event at revision {@code next}; a refused write takes nothing. */
-    ChangeEvent prepare(Mutation mutation, long next) {
+    /**
+     * Outside the commit lock: {@code mutation}'s object serialized with a stand-in resourceVersion (for a deletion,
+     * a copy of the version it would delete now), so that the commit only copies bytes; or null.
+     */
+    Prestamped prestamp(Mutation mutation) {
+        if (mutation.op() != Mutation.Op.DELETE) {
+            return Prestamped.of(mapper, mutation.object(), null);
+        }
+        StoredObject seen = inFlight.newest(mutation.key());
+        return seen == null ? null : Prestamped.of(mapper, seen.tree().deepCopy(), seen);
+    }
+
+    /**
+     * Checks {@code mutation} and builds its event at revision {@code next}, from {@code prestamped} where it still
+     * fits; a refused write takes nothing.
+     */
+    ChangeEvent prepare(Mutation mutation, long next, Prestamped prestamped) {
         ObjectKey key = mutation.key();
         StoredObject current = inFlight.newest(key);
         checkPrecondition(mutation, current);
         mutation.guards().forEach(this::checkGuard);
         boolean delete = mutation.op() == Mutation.Op.DELETE;
-        ObjectNode tree = delete ? current.tree().deepCopy() : mutation.object();
-        StoredObject stored = stamp(key, tree, next);
+        Prestamped ready = prestamped != null && (!delete || prestamped.basis() == current) ? prestamped : null;
+        ObjectNode tree = ready != null ? ready.tree() : delete ? current.tree().deepCopy() : mutation.object();
+        StoredObject stored = stamp(key, tree, next, ready);
         EventType type = delete ? EventType.DELETED : current == null ? EventType.ADDED : EventType.MODIFIED;
         return new ChangeEvent(next, type, stored, current, clock.millis());
     }
@@ -60,8 +77,11 @@ final class CommitPreparation {
         }
     }
 
-    private StoredObject stamp(ObjectKey key, ObjectNode tree, long rev) {
+    private StoredObject stamp(ObjectKey key, ObjectNode tree, long rev, Prestamped ready) {
         tree.withObject("/metadata").put("resourceVersion", Long.toString(rev));
+        if (ready != null) {
+            return new StoredObject(key, tree, ready.at(rev), rev);
+        }
         try {
             return new StoredObject(key, tree, mapper.writeValueAsBytes(tree), rev);
         } catch (JsonProcessingException e) {

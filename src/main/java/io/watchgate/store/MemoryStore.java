@@ -92,15 +92,16 @@ public final class MemoryStore implements Store, StoreStatistics, HistoryCompact
                     budget.retryAfterSeconds());
         }
         CommitLog log = inFlight.log();
+        Prestamped prestamped = preparation.prestamp(mutation); // the costly part, before the lock
         commitLock.lock();
         try {
             if (log == null) {
-                ChangeEvent event = preparation.prepare(mutation, index.revision() + 1);
+                ChangeEvent event = preparation.prepare(mutation, index.revision() + 1, prestamped);
                 installer.install(event);
                 return CompletableFuture.completedFuture(event);
             }
             inFlight.checkRoom();
-            return inFlight.hand(log, preparation.prepare(mutation, inFlight.nextRevision()));
+            return inFlight.hand(log, preparation.prepare(mutation, inFlight.nextRevision(), prestamped));
         } finally {
             commitLock.unlock();
         }

@@ -52,35 +52,45 @@ class WritePlacementTest {
     }
 
     @Test
-    void whileOthersHoldTheBudgetALargeWriteIsRefusedBeforeItStartsAndASmallOneGoesAhead() {
-        budget.charge(MemoryBudget.Use.HISTORY, 200L * MIB);
+    void whileOtherWritesHoldTheirShareALargeWriteIsRefusedBeforeItStartsAndASmallOneGoesAhead() {
+        // 256 MiB: writes being computed may hold 64 MiB together; this one holds 48
         AtomicLong started = new AtomicLong();
+        placement.run(2 * MIB, () -> {
+            StoreException.Overloaded refused = assertThrows(StoreException.Overloaded.class,
+                    () -> placement.run(MIB, () -> {
+                        started.incrementAndGet();
+                        return Uni.createFrom().item(Response.ok().build());
+                    }));
+            assertEquals(0, started.get(), "refused before it parsed anything");
+            assertEquals(3, refused.retryAfterSeconds());
+            assertTrue(refused.getMessage().contains("short of memory"), refused.getMessage());
+            assertEquals(1, budget.shed(MemoryBudget.Shed.WRITES));
 
-        StoreException.Overloaded refused = assertThrows(StoreException.Overloaded.class,
-                () -> placement.run(3 * MIB, () -> {
-                    started.incrementAndGet();
-                    return Uni.createFrom().item(Response.ok().build());
-                }));
-        assertEquals(0, started.get(), "refused before it parsed anything");
-        assertEquals(3, refused.retryAfterSeconds());
-        assertTrue(refused.getMessage().contains("short of memory"), refused.getMessage());
-        assertEquals(1, budget.shed(MemoryBudget.Shed.WRITES));
-
-        Response small = placement.run(1024, () -> Uni.createFrom().item(Response.ok().build()))
-                .await().indefinitely();
-        assertEquals(200, small.getStatus());
+            return placement.run(MIB / 2, () -> Uni.createFrom().item(Response.ok().build()));
+        }).await().indefinitely();
+        assertEquals(0, budget.used(MemoryBudget.Use.REQUESTS));
     }
 
     @Test
-    void onAnIdleServerOneWriteMayTakeAQuarterOfTheBudgetWhateverItsSize() {
-        MemoryBudget small = new MemoryBudget(64L * MIB, 1);
-        WritePlacement tight = new WritePlacement(config(), new SimpleMeterRegistry(), small);
+    void aWriteLargerThanTheShareStillGoesAheadAlone() {
         AtomicLong during = new AtomicLong();
-        tight.run(3 * MIB, () -> {
-            during.set(small.used(MemoryBudget.Use.REQUESTS));
+        placement.run(3 * MIB, () -> {
+            during.set(budget.used(MemoryBudget.Use.REQUESTS));
             return Uni.createFrom().item(Response.ok().build());
         }).await().indefinitely();
-        assertEquals(16L * MIB, during.get());
+        assertEquals(72L * MIB, during.get());
+    }
+
+    @Test
+    void whatOthersKeepNeverRefusesEveryWriteItTakesThemToBeShed() {
+        AtomicLong asked = new AtomicLong();
+        budget.shedder(MemoryBudget.Shed.WATCHERS, b -> asked.incrementAndGet());
+        budget.charge(MemoryBudget.Use.WATCHERS, 250L * MIB); // stalled watchers, nearly the whole budget
+
+        Response response = placement.run(MIB, () -> Uni.createFrom().item(Response.ok().build()))
+                .await().indefinitely();
+        assertEquals(200, response.getStatus());
+        assertTrue(asked.get() > 0, "past the limit, the stalled watchers were asked to give way");
     }
 
     private static ApiConfig config() {
