@@ -1,0 +1,127 @@
+package io.watchgate.hostile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Many large writes at once, each a legal object of megabytes of small fields, whose tree takes several times its
+ * JSON: the server computes as many at once as its memory budget lets it, refuses the others before parsing them
+ * (429 with Retry-After), and neither runs out of memory nor stops an event loop meanwhile. Before the writes
+ * reserved their working memory, eight such writers going on for 25 s at {@code -Xmx512m} got
+ * {@code OutOfMemoryError} 500s, and event loops waited up to 732 ms for the commit lock (docs/benchmarks.md).
+ */
+class LargeWritesIT {
+
+    private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    private static final String BLOBS = "/apis/blobs.hostile.test/v1/namespaces/default/blobs";
+    private static final int WRITERS = 8;
+    /** About 2.8 MB of JSON: under the 3 MiB body limit, and some 17 MB as a tree. */
+    private static final int FIELDS = 160_000;
+
+    @TempDir
+    static Path work;
+    static HostileApp app;
+
+    @BeforeAll
+    static void start() throws Exception {
+        app = HostileApp.start(work);
+        HttpResponse<byte[]> created = post(CRDS, "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":"
+                + "\"CustomResourceDefinition\",\"metadata\":{\"name\":\"blobs.blobs.hostile.test\"},\"spec\":{\"group\":"
+                + "\"blobs.hostile.test\",\"scope\":\"Namespaced\",\"names\":{\"plural\":\"blobs\",\"kind\":\"Blobs\"},"
+                + "\"versions\":[{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":{\"openAPIV3Schema\":"
+                + "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\","
+                + "\"x-kubernetes-preserve-unknown-fields\":true}}}}}]}}");
+        assertEquals(201, created.statusCode(), new String(created.body(), StandardCharsets.UTF_8));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        app.close();
+    }
+
+    @Test
+    void writersOfMegabyteObjectsTakeTurnsAsTheBudgetSaysAndOthersAreServedMeanwhile() throws Exception {
+        AtomicInteger refused = new AtomicInteger();
+        List<Integer> answers = Hostile.whileOthersAreServed(app, () -> {
+            ExecutorService writers = Executors.newFixedThreadPool(WRITERS);
+            try {
+                List<Future<List<Integer>>> each = new ArrayList<>();
+                for (int w = 0; w < WRITERS; w++) {
+                    String name = "blob-" + w;
+                    each.add(writers.submit(() -> List.of(
+                            admitted(refused, () -> post(BLOBS, blob(name, 0))),
+                            admitted(refused, () -> put(BLOBS + "/" + name, blob(name, 1))))));
+                }
+                List<Integer> codes = new ArrayList<>();
+                for (Future<List<Integer>> writer : each) {
+                    codes.addAll(writer.get());
+                }
+                return codes;
+            } finally {
+                writers.shutdownNow();
+            }
+        });
+        List<Integer> expected = new ArrayList<>();
+        for (int w = 0; w < WRITERS; w++) {
+            expected.addAll(List.of(201, 200));
+        }
+        assertEquals(expected, answers, "every write got in, in the end");
+        // at -Xmx512m the writes may reserve 64 MiB together, and each of these 67 MB: they ran one at a time
+        assertTrue(refused.get() > 0, "no write was asked to wait");
+    }
+
+    private interface Write {
+        HttpResponse<byte[]> send() throws Exception;
+    }
+
+    /** Sends {@code write} until it is not refused for memory, waiting as told; its final status code. */
+    private static int admitted(AtomicInteger refused, Write write) throws Exception {
+        for (int attempt = 0; attempt < 120; attempt++) {
+            HttpResponse<byte[]> response = write.send();
+            if (response.statusCode() != 429) {
+                return response.statusCode();
+            }
+            Hostile.refused(response, 429, "TooManyRequests");
+            refused.incrementAndGet();
+            long wait = Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow());
+            Thread.sleep(Duration.ofSeconds(wait).toMillis()); // as the server asked
+        }
+        throw new AssertionError("a write was refused for two minutes");
+    }
+
+    private static String blob(String name, int round) {
+        StringBuilder body = new StringBuilder(3_000_000).append("{\"apiVersion\":\"blobs.hostile.test/v1\",\"kind\":")
+                .append("\"Blobs\",\"metadata\":{\"name\":\"").append(name).append("\"},\"spec\":{\"round\":")
+                .append(round);
+        for (int i = 0; i < FIELDS; i++) {
+            body.append(",\"f").append(i).append("\":").append(i);
+        }
+        return body.append("}}").toString();
+    }
+
+    private static HttpResponse<byte[]> post(String path, String body) throws Exception {
+        return app.send(app.request(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static HttpResponse<byte[]> put(String path, String body) throws Exception {
+        return app.send(app.request(path).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)));
+    }
+}
