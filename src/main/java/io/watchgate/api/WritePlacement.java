@@ -11,6 +11,7 @@ import io.watchgate.store.StoreException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -26,14 +27,14 @@ public class WritePlacement {
 
     /**
      * A write's working memory, reserved in the memory budget before it starts, at this many times its size: the
-     * tree of the densest JSON ({@code [{},{},...]}) takes about 25 times its bytes, and a write holds one tree
-     * more than it keeps at most while it is checked and patched.
+     * tree of the densest JSON ({@code [{},{},...]}) takes about 25 times its bytes, and while a write is checked
+     * and patched it holds its new tree beside the stored one, and then its bytes.
      */
     static final int WORKING_MEMORY_FACTOR = 24;
     /**
      * Writes being computed may reserve this part of the memory budget together (one alone may take more): a
-     * bound of their own, so that what others keep (history, stalled watchers) never refuses every write, which
-     * would keep those others from ever being shed.
+     * bound of their own, apart from the budget's limit, so that what others keep (history, stalled watchers) never
+     * refuses every write, which would keep those others from ever being shed.
      */
     static final int WORKING_MEMORY_SHARE = 4;
 
@@ -59,49 +60,92 @@ public class WritePlacement {
      */
     Uni<Response> run(long bytes, Supplier<Uni<Response>> write) {
         long working = bytes * WORKING_MEMORY_FACTOR;
-        if (!budget.tryCharge(MemoryBudget.Use.REQUESTS, working, budget.limit() / WORKING_MEMORY_SHARE)) {
+        if (!budget.tryReserve(MemoryBudget.Use.COMPUTING, working, budget.limit() / WORKING_MEMORY_SHARE)) {
             throw new StoreException.Overloaded("the server is short of memory for a write of " + bytes
                     + " bytes now; try again later", budget.retryAfterSeconds());
         }
+        Reservation reservation = new Reservation(working);
         Uni<Response> placed;
         try {
-            placed = place(bytes, write);
+            placed = place(bytes, write, reservation);
         } catch (RuntimeException | Error e) {
-            budget.release(MemoryBudget.Use.REQUESTS, working);
+            reservation.end();
             throw e;
         }
-        return placed.onTermination().invoke(() -> budget.release(MemoryBudget.Use.REQUESTS, working));
+        return placed.onTermination().invoke((response, failure, cancelled) -> reservation.endOn(cancelled));
     }
 
-    private Uni<Response> place(long bytes, Supplier<Uni<Response>> write) {
+    /** A write's working memory: given back once, when its work is done. */
+    private final class Reservation {
+        private final long bytes;
+        private final AtomicBoolean ended = new AtomicBoolean();
+        /** Completes when the work on a worker thread ends, if the write went to one. */
+        private volatile CompletableFuture<Void> onWorker;
+
+        Reservation(long bytes) {
+            this.bytes = bytes;
+        }
+
+        void end() {
+            if (ended.compareAndSet(false, true)) {
+                budget.unreserve(MemoryBudget.Use.COMPUTING, bytes);
+            }
+        }
+
+        /** A client that leaves cancels its answer, not the work a worker is doing: that keeps its memory till done. */
+        void endOn(boolean cancelled) {
+            CompletableFuture<Void> work = onWorker;
+            if (cancelled && work != null) {
+                work.whenComplete((nothing, failure) -> end());
+            } else {
+                end();
+            }
+        }
+    }
+
+    private Uni<Response> place(long bytes, Supplier<Uni<Response>> write, Reservation reservation) {
         if (!Context.isOnEventLoopThread()) {
             return write.get();
         }
         Context context = Vertx.currentContext();
         if (bytes > inlineBytes) {
-            return onWorker(context, write);
+            return onWorker(context, write, reservation);
         }
         // a small write that turns out to cost more than its size said gives way, before it changed anything
         Uni<Response> inline;
         try {
             inline = write.get();
         } catch (TooLongForAnEventLoop tooLong) {
-            return onWorker(context, write);
+            return onWorker(context, write, reservation);
         }
-        return inline.onFailure(TooLongForAnEventLoop.class).recoverWithUni(() -> onWorker(context, write));
+        return inline.onFailure(TooLongForAnEventLoop.class)
+                .recoverWithUni(() -> onWorker(context, write, reservation));
     }
 
-    private Uni<Response> onWorker(Context context, Supplier<Uni<Response>> write) {
+    private Uni<Response> onWorker(Context context, Supplier<Uni<Response>> write, Reservation reservation) {
         offloaded.increment();
         CompletableFuture<Response> answered = new CompletableFuture<>();
+        // apart from the answer, which a client that leaves cancels while the worker goes on
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        reservation.onWorker = done;
         context.executeBlocking(() -> {
             try {
-                write.get().subscribe().with(answered::complete, answered::completeExceptionally);
+                write.get().subscribe().with(response -> {
+                    done.complete(null);
+                    answered.complete(response);
+                }, failure -> {
+                    done.complete(null);
+                    answered.completeExceptionally(failure);
+                });
             } catch (RuntimeException | StackOverflowError refused) {
+                done.complete(null);
                 answered.completeExceptionally(refused);
             }
             return null;
-        }, false).onFailure(answered::completeExceptionally); // the pool would not take it (shutting down)
+        }, false).onFailure(refused -> { // the pool would not take it (shutting down)
+            done.complete(null);
+            answered.completeExceptionally(refused);
+        });
         // completed on the worker; RESTEasy goes on with the response on the request's event loop, which then
         // only writes bytes made here
         return Uni.createFrom().completionStage(answered);

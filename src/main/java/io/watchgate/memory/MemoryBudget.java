@@ -20,8 +20,12 @@ public final class MemoryBudget {
     /** Who keeps the bytes. */
     public enum Use {
         FRAMES, WATCHERS, HISTORY, WRITES,
-        /** The working memory of writes being parsed, checked and patched, reserved before they start. */
-        REQUESTS;
+        /**
+         * The working memory of writes being parsed, checked and patched, reserved before they start: bounded by a
+         * cap of its own ({@link #tryReserve}), apart from the limit, so that a reservation never sheds what others
+         * keep nor counts against the write it is for.
+         */
+        COMPUTING;
 
         public String tag() {
             return name().toLowerCase(Locale.ROOT);
@@ -84,14 +88,13 @@ public final class MemoryBudget {
     }
 
     /**
-     * Counts {@code bytes} for {@code use} only if that use stays within {@code cap} of its own, or holds nothing
-     * yet (so that one large request can always go ahead alone): for what is refused rather than kept past its
-     * bound (a write's working memory). Once counted, the bytes count toward the limit as any other use's, and past
-     * it the shedders are asked as for any other. A refusal is counted as a write shed.
+     * Reserves {@code bytes} for {@code use} if that use stays within {@code cap}, or holds nothing yet (so that one
+     * large request can always go ahead alone). Reservations are counted apart from the limit: they neither shed
+     * what others keep nor make the budget over. A refusal is counted as a write shed.
      *
-     * @return whether they were counted
+     * @return whether they were reserved; if so, {@link #unreserve} gives them back
      */
-    public boolean tryCharge(Use use, long bytes, long cap) {
+    public boolean tryReserve(Use use, long bytes, long cap) {
         AtomicLong counter = used[use.ordinal()];
         long before;
         do {
@@ -101,10 +104,11 @@ public final class MemoryBudget {
                 return false;
             }
         } while (!counter.compareAndSet(before, before + bytes));
-        if (total.addAndGet(bytes) > limit) {
-            relieve();
-        }
         return true;
+    }
+
+    public void unreserve(Use use, long bytes) {
+        used[use.ordinal()].addAndGet(-bytes);
     }
 
     public void release(Use use, long bytes) {

@@ -2,6 +2,7 @@ package io.watchgate.persistence;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.watchgate.store.LogBackedStore;
+import io.watchgate.store.ReplayMismatch;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -100,8 +101,8 @@ final class Recovery {
                         store.replay(entry.revision(), entry.type(),
                                 json.stored(entry.key(), entry.json(), entry.revision(), where),
                                 entry.committedAtMillis());
-                    } catch (IllegalStateException e) {
-                        throw new StorageException(where + " holds " + e.getMessage() + "; refusing to start");
+                    } catch (ReplayMismatch e) {
+                        throw new StorageException(where + " holds " + e.getMessage() + "; refusing to start", e);
                     }
                     entries++;
                     bytes += Records.HEADER + reader.payload().capacity();

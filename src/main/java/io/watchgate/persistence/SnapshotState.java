@@ -2,6 +2,7 @@ package io.watchgate.persistence;
 
 import io.watchgate.store.LogBackedStore;
 import io.watchgate.store.ObjectKey;
+import io.watchgate.store.ReplayMismatch;
 import io.watchgate.store.StoredObject;
 import java.util.HashMap;
 import java.util.List;
@@ -72,7 +73,12 @@ final class SnapshotState {
         List<SnapshotFile.HistoryEvent> events = snapshot.events();
         for (int i = 0; i < events.size(); i++) {
             LogEntry entry = events.get(i).entry();
-            store.replay(entry.revision(), entry.type(), historyObjects[i], entry.committedAtMillis());
+            try {
+                store.replay(entry.revision(), entry.type(), historyObjects[i], entry.committedAtMillis());
+            } catch (ReplayMismatch e) {
+                throw SnapshotFile.damaged(snapshot.file(), events.get(i).offset(), "its history holds "
+                        + e.getMessage());
+            }
         }
     }
 

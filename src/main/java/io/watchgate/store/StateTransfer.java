@@ -33,13 +33,13 @@ final class StateTransfer {
         commitLock.lock();
         try {
             if (revision != index.revision() + 1) {
-                throw new IllegalStateException("revision " + revision + " does not follow " + index.revision());
+                throw new ReplayMismatch("revision " + revision + ", which does not follow " + index.revision());
             }
             StoredObject previous = inFlight.newest(object.key());
             if ((type == EventType.ADDED) != (previous == null)) {
                 // a log that reads whole but says what cannot have happened: counts and history would go wrong
                 ObjectKey key = object.key();
-                throw new IllegalStateException(type + " of " + key.resource() + "/"
+                throw new ReplayMismatch(type + " of " + key.resource() + "/"
                         + (key.namespace().isEmpty() ? "" : key.namespace() + "/") + key.name() + ", which "
                         + (previous == null ? "does not exist" : "exists already") + " at revision " + (revision - 1));
             }

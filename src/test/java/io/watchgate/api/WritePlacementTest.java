@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
+import io.vertx.core.Vertx;
 import io.watchgate.memory.MemoryBudget;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.StoreException;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -30,13 +34,13 @@ class WritePlacementTest {
     void aWriteHoldsItsWorkingMemoryWhileItRunsAndGivesItBackWhenAnswered() {
         AtomicLong during = new AtomicLong();
         Response response = placement.run(MIB, () -> {
-            during.set(budget.used(MemoryBudget.Use.REQUESTS));
+            during.set(budget.used(MemoryBudget.Use.COMPUTING));
             return Uni.createFrom().item(Response.ok().build());
         }).await().indefinitely();
 
         assertEquals(200, response.getStatus());
         assertEquals((long) WritePlacement.WORKING_MEMORY_FACTOR * MIB, during.get());
-        assertEquals(0, budget.used(MemoryBudget.Use.REQUESTS));
+        assertEquals(0, budget.used(MemoryBudget.Use.COMPUTING));
     }
 
     @Test
@@ -44,11 +48,11 @@ class WritePlacementTest {
         assertThrows(ApiException.class, () -> placement.run(MIB, () -> {
             throw ApiException.badRequest("not JSON");
         }));
-        assertEquals(0, budget.used(MemoryBudget.Use.REQUESTS));
+        assertEquals(0, budget.used(MemoryBudget.Use.COMPUTING));
 
         Uni<Response> failing = placement.run(MIB, () -> Uni.createFrom().failure(ApiException.badRequest("late")));
         assertThrows(ApiException.class, () -> failing.await().indefinitely());
-        assertEquals(0, budget.used(MemoryBudget.Use.REQUESTS));
+        assertEquals(0, budget.used(MemoryBudget.Use.COMPUTING));
     }
 
     @Test
@@ -68,29 +72,62 @@ class WritePlacementTest {
 
             return placement.run(MIB / 2, () -> Uni.createFrom().item(Response.ok().build()));
         }).await().indefinitely();
-        assertEquals(0, budget.used(MemoryBudget.Use.REQUESTS));
+        assertEquals(0, budget.used(MemoryBudget.Use.COMPUTING));
     }
 
     @Test
     void aWriteLargerThanTheShareStillGoesAheadAlone() {
         AtomicLong during = new AtomicLong();
         placement.run(3 * MIB, () -> {
-            during.set(budget.used(MemoryBudget.Use.REQUESTS));
+            during.set(budget.used(MemoryBudget.Use.COMPUTING));
             return Uni.createFrom().item(Response.ok().build());
         }).await().indefinitely();
         assertEquals(72L * MIB, during.get());
     }
 
     @Test
-    void whatOthersKeepNeverRefusesEveryWriteItTakesThemToBeShed() {
+    void whatOthersKeepNeitherRefusesAReservationNorIsShedForIt() {
         AtomicLong asked = new AtomicLong();
         budget.shedder(MemoryBudget.Shed.WATCHERS, b -> asked.incrementAndGet());
         budget.charge(MemoryBudget.Use.WATCHERS, 250L * MIB); // stalled watchers, nearly the whole budget
+        asked.set(0);
 
-        Response response = placement.run(MIB, () -> Uni.createFrom().item(Response.ok().build()))
-                .await().indefinitely();
+        Response response = placement.run(MIB, () -> {
+            assertEquals(250L * MIB, budget.used(), "a reservation is not counted against the limit");
+            return Uni.createFrom().item(Response.ok().build());
+        }).await().indefinitely();
         assertEquals(200, response.getStatus());
-        assertTrue(asked.get() > 0, "past the limit, the stalled watchers were asked to give way");
+        assertEquals(0, asked.get(), "no stalled watcher was ended to make room for a reservation");
+    }
+
+    @Test
+    void aWriteOnAWorkerKeepsItsReservationUntilItsWorkIsDoneEvenIfItsClientLeaves() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        try {
+            CountDownLatch working = new CountDownLatch(1);
+            CountDownLatch finish = new CountDownLatch(1);
+            CompletableFuture<Cancellable> subscribed = new CompletableFuture<>();
+            vertx.getOrCreateContext().runOnContext(v -> subscribed.complete(
+                    placement.run(MIB, () -> { // over the inline size: made on a worker
+                        working.countDown();
+                        try {
+                            finish.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return Uni.createFrom().item(Response.ok().build());
+                    }).subscribe().with(response -> { })));
+            working.await();
+            subscribed.get().cancel(); // the client left
+            assertEquals(24L * MIB, budget.used(MemoryBudget.Use.COMPUTING), "the worker still parses");
+            finish.countDown();
+            for (int i = 0; i < 500 && budget.used(MemoryBudget.Use.COMPUTING) != 0; i++) {
+                Thread.sleep(10); // polling for the worker's end, which nothing else signals to the test
+            }
+            assertEquals(0, budget.used(MemoryBudget.Use.COMPUTING), "given back once the work was done");
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get();
+        }
     }
 
     private static ApiConfig config() {

@@ -40,17 +40,21 @@ final class Turns {
     private void runSlice() {
         scheduled = false;
         long end = System.nanoTime() + SLICE_NANOS;
-        do {
-            Runnable turn = waiting.poll();
-            try {
-                turn.run();
-            } catch (RuntimeException e) {
-                LOG.error("a watcher's turn failed; the others go on", e); // watchers end themselves: not expected
+        try {
+            do {
+                Runnable turn = waiting.poll();
+                try {
+                    turn.run();
+                } catch (RuntimeException e) {
+                    LOG.error("a watcher's turn failed; the others go on", e); // watchers end themselves: not expected
+                }
+            } while (!waiting.isEmpty() && System.nanoTime() - end < 0);
+        } finally {
+            // an Error out of one turn must not leave the others waiting for a turn nobody schedules
+            if (!waiting.isEmpty() && !scheduled) {
+                scheduled = true;
+                VertxInternals.nextRound(context, this::runSlice);
             }
-        } while (!waiting.isEmpty() && System.nanoTime() - end < 0);
-        if (!waiting.isEmpty()) {
-            scheduled = true;
-            VertxInternals.nextRound(context, this::runSlice);
         }
     }
 }
