@@ -27,8 +27,9 @@ public class WritePlacement {
 
     /**
      * A write's working memory, reserved in the memory budget before it starts, at this many times its size: the
-     * tree of the densest JSON ({@code [{},{},...]}) takes about 25 times its bytes, and while a write is checked
-     * and patched it holds its new tree beside the stored one, and then its bytes.
+     * tree of the densest JSON ({@code [{},{},...]}) takes about 25 times its bytes (an estimate from the sizes of
+     * its nodes), and while a write is checked and patched it holds its new tree beside the stored one, then its
+     * bytes.
      */
     static final int WORKING_MEMORY_FACTOR = 24;
     /**

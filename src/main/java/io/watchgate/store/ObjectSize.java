@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * About how many bytes of heap a stored object takes: its serialized bytes and its tree. The tree is counted by
- * what it holds, not by the length of the JSON: an object of many small fields takes ten times its serialized size
+ * what it holds, not by the length of the JSON: an object of many small fields takes several times its serialized size
  * as a tree, and a history that counted only the JSON would hold many times what its bound says. The figures are
  * Jackson's nodes on a 64-bit JVM with compressed references, rounded up.
  */

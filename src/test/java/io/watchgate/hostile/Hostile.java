@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What every hostile input must get: a 4xx {@code Status} (never a 500, never silence), within a time bound, no
@@ -64,6 +65,30 @@ public final class Hostile {
         assertEquals(code, status.path("code").asInt(), status.toString());
         assertTrue(status.path("message").asText().length() > 0, "a Status without a message");
         return status;
+    }
+
+    /** A request that may be refused for want of memory (429 with Retry-After) and sent again. */
+    public interface Refusable {
+        HttpResponse<byte[]> send() throws Exception;
+    }
+
+    /**
+     * Sends {@code request}, and while it is refused for want of memory (429 with Retry-After, a Status) waits as
+     * told and sends it again, at most {@code attempts} times: the server shedding load as it should, and a client
+     * that waits gets its write in. Counts the refusals in {@code refused}; returns the last answer.
+     */
+    public static HttpResponse<byte[]> admitted(Refusable request, int attempts, AtomicInteger refused)
+            throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            HttpResponse<byte[]> response = request.send();
+            if (response.statusCode() != 429 || attempt == attempts) {
+                return response;
+            }
+            refused(response, 429, "TooManyRequests");
+            refused.incrementAndGet();
+            long wait = Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow());
+            Thread.sleep(Duration.ofSeconds(wait).toMillis()); // as the server asked
+        }
     }
 
     /**

@@ -7,7 +7,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -86,23 +85,9 @@ class LargeWritesIT {
         assertTrue(refused.get() > 0, "no write was asked to wait");
     }
 
-    private interface Write {
-        HttpResponse<byte[]> send() throws Exception;
-    }
-
     /** Sends {@code write} until it is not refused for memory, waiting as told; its final status code. */
-    private static int admitted(AtomicInteger refused, Write write) throws Exception {
-        for (int attempt = 0; attempt < 120; attempt++) {
-            HttpResponse<byte[]> response = write.send();
-            if (response.statusCode() != 429) {
-                return response.statusCode();
-            }
-            Hostile.refused(response, 429, "TooManyRequests");
-            refused.incrementAndGet();
-            long wait = Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow());
-            Thread.sleep(Duration.ofSeconds(wait).toMillis()); // as the server asked
-        }
-        throw new AssertionError("a write was refused for two minutes");
+    private static int admitted(AtomicInteger refused, Hostile.Refusable write) throws Exception {
+        return Hostile.admitted(write, 120, refused).statusCode();
     }
 
     private static String blob(String name, int round) {

@@ -24,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -169,20 +170,9 @@ class MemoryIT {
         return resourceVersion(JSON.readTree(response.body()));
     }
 
-    /**
-     * Sends a write, waiting as told when refused for want of memory (429 with Retry-After, a Status): that is
-     * the server shedding load as it should, and a client that waits gets its write in.
-     */
+    /** Sends a write, waiting as told while it is refused for want of memory. */
     private static HttpResponse<byte[]> sendAdmitted(HttpRequest.Builder request) throws Exception {
-        for (int attempt = 0; ; attempt++) {
-            HttpResponse<byte[]> response = app.send(request);
-            if (response.statusCode() != 429 || attempt == 30) {
-                return response;
-            }
-            Hostile.refused(response, 429, "TooManyRequests");
-            long wait = Long.parseLong(response.headers().firstValue("Retry-After").orElseThrow());
-            Thread.sleep(Duration.ofSeconds(wait).toMillis()); // as the server asked
-        }
+        return Hostile.admitted(() -> app.send(request), 31, new AtomicInteger());
     }
 
     /**
