@@ -20,6 +20,7 @@ public class ResourceTypes {
     public ResourceTypes() {
         CoreTypes.ALL.forEach(this::register);
         register(ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS);
+        RbacTypes.ALL.forEach(this::register);
     }
 
     public void register(ResourceType type) {
@@ -48,7 +49,8 @@ public class ResourceTypes {
 
     /** Whether the server defines {@code type} itself, rather than a CustomResourceDefinition. */
     public boolean isBuiltIn(ResourceType type) {
-        return CoreTypes.ALL.contains(type) || ApiExtensionsTypes.isCustomResourceDefinitions(type);
+        return CoreTypes.ALL.contains(type) || ApiExtensionsTypes.isCustomResourceDefinitions(type)
+                || RbacTypes.ALL.contains(type);
     }
 
     /**
