@@ -4,11 +4,13 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.mutiny.Uni;
 import io.vertx.ext.web.RoutingContext;
+import io.watchgate.authn.Identities;
 import io.watchgate.request.QueryFlags;
 import io.watchgate.request.RequestInfo;
 import io.watchgate.request.RequestInfos;
 import io.watchgate.request.Target;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.ReviewTypes;
 import io.watchgate.watch.http.WatchRoute;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -98,7 +100,10 @@ public class ResourceApi {
         if (info.namesObject() || !inItsScope(info, target)) {
             throw methodNotAllowed();
         }
-        return verbs.create(target, uri, headers, body);
+        if (ReviewTypes.isReview(target.type())) {
+            return verbs.review(target, Identities.of(request), headers, body);
+        }
+        return verbs.create(target, Identities.of(request), uri, headers, body);
     }
 
     /** A create in YAML, whose parse takes several times JSON's: on a worker thread, not the event loop. */
@@ -118,7 +123,7 @@ public class ResourceApi {
             byte[] body) {
         RequestInfo info = resourceRequest(request);
         Target target = objectOrSubresource(info);
-        return verbs.update(target, info.name(), uri, headers, body);
+        return verbs.update(target, Identities.of(request), info.name(), uri, headers, body);
     }
 
     /** An update in YAML: on a worker thread, as a create in YAML. */
@@ -138,7 +143,7 @@ public class ResourceApi {
             byte[] body) {
         RequestInfo info = resourceRequest(request);
         Target target = objectOrSubresource(info);
-        return verbs.patch(target, info.name(), uri, headers, body);
+        return verbs.patch(target, Identities.of(request), info.name(), uri, headers, body);
     }
 
     @DELETE

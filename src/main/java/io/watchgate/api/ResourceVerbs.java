@@ -1,9 +1,12 @@
 package io.watchgate.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.watchgate.authn.UserInfo;
+import io.watchgate.authz.RbacAdmission;
 import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.metrics.ListSizes;
 import io.watchgate.objects.DeleteOptions;
@@ -20,12 +23,14 @@ import io.watchgate.patch.Patcher;
 import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.request.QueryFlags;
 import io.watchgate.request.Target;
+import io.watchgate.reviews.AccessReviews;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.StoredObject;
 import io.watchgate.tables.Tables;
 import io.watchgate.types.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -54,11 +59,17 @@ public class ResourceVerbs {
     private final ProtobufObjects protobuf;
     private final ListSizes listSizes;
     private final WritePlacement placement;
+    private final RbacAdmission admission;
+    private final AccessReviews reviews;
+    private final Json json;
 
     ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions,
             RequestBodies requests, ResponseBodies bodies, FieldChecks fieldChecks,
             CustomResourceTypes customResources, ProtobufObjects protobuf, ListSizes listSizes,
-            WritePlacement placement) {
+            WritePlacement placement, RbacAdmission admission, AccessReviews reviews, Json json) {
+        this.admission = admission;
+        this.reviews = reviews;
+        this.json = json;
         this.placement = placement;
         this.listSizes = listSizes;
         this.protobuf = protobuf;
@@ -115,7 +126,7 @@ public class ResourceVerbs {
         return bodies.read(target.type(), object, representation, include);
     }
 
-    Uni<Response> create(Target target, UriInfo uri, HttpHeaders headers, byte[] body) {
+    Uni<Response> create(Target target, UserInfo user, UriInfo uri, HttpHeaders headers, byte[] body) {
         target.allowing("create");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "CreateOptions");
@@ -124,12 +135,14 @@ public class ResourceVerbs {
         return placement.run(length(body), () -> {
             JsonNode object = requests.object(target.type(), headers, body);
             List<String> warnings = fieldChecks.check(target.type(), object, validation);
+            admission.admit(user, target.type(), namespaceOrEmpty(target), object);
             return answer(writes.create(target.type(), namespaceOrEmpty(target), object, dryRun),
                     created -> withWarnings(bodies.written(target.type(), 201, created, representation), warnings));
         });
     }
 
-    Uni<Response> update(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
+    Uni<Response> update(Target target, UserInfo user, String name, UriInfo uri, HttpHeaders headers,
+            byte[] body) {
         target.allowing("update");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "UpdateOptions");
@@ -139,13 +152,15 @@ public class ResourceVerbs {
         return placement.run(bytes, () -> {
             JsonNode object = requests.object(target.type(), headers, body);
             List<String> warnings = fieldChecks.check(target.type(), object, validation);
+            admission.admit(user, target.type(), namespaceOrEmpty(target), object);
             return answer(writes.update(target.type(), namespaceOrEmpty(target), name, object, dryRun,
                     target.status()),
                     updated -> withWarnings(bodies.written(target.type(), 200, updated, representation), warnings));
         });
     }
 
-    Uni<Response> patch(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body) {
+    Uni<Response> patch(Target target, UserInfo user, String name, UriInfo uri, HttpHeaders headers,
+            byte[] body) {
         target.allowing("patch");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         String contentType = headers.getHeaderString(HttpHeaders.CONTENT_TYPE);
@@ -167,11 +182,25 @@ public class ResourceVerbs {
             }
             return answer(writes.patch(target.type(), namespaceOrEmpty(target), name, patchType, patch, dryRun,
                     target.status(), result -> {
+                        admission.admit(user, target.type(), namespaceOrEmpty(target), result);
                         if (patchType == PatchType.JSON_PATCH) {
                             warnings.clear();
                             warnings.addAll(fieldChecks.check(target.type(), result, validation));
                         }
                     }), patched -> withWarnings(bodies.written(target.type(), 200, patched, representation), warnings));
+        });
+    }
+
+    /** A review (authorization.k8s.io, authentication.k8s.io): answered at once, never stored. */
+    Uni<Response> review(Target target, UserInfo user, HttpHeaders headers, byte[] body) {
+        target.allowing("create");
+        return placement.run(length(body), () -> {
+            if (!(requests.object(target.type(), headers, body) instanceof ObjectNode review)) {
+                throw ApiException.badRequest("a " + target.type().kind() + " is a JSON object");
+            }
+            ObjectNode answered = reviews.answer(target.type(), namespaceOrEmpty(target), user, review);
+            return Uni.createFrom().item(Response.status(201).type(MediaType.APPLICATION_JSON)
+                    .entity(json.write(answered)).build());
         });
     }
 

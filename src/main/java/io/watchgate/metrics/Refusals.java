@@ -32,7 +32,11 @@ public class Refusals {
         /** A JSON patch of more operations than kube-apiserver takes (10,000). */
         JSON_PATCH_OPERATIONS("json-patch-operations"),
         /** A JSON patch that would shift more array elements than {@code watchgate.patch.max-json-patch-element-moves}. */
-        JSON_PATCH_ELEMENT_MOVES("json-patch-element-moves");
+        JSON_PATCH_ELEMENT_MOVES("json-patch-element-moves"),
+        /** A request without credentials (anonymous requests off) or with credentials no authenticator recognized. */
+        UNAUTHORIZED("unauthorized"),
+        /** A request the user may not make. */
+        FORBIDDEN("forbidden");
 
         private final String tag;
 

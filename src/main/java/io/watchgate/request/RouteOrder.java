@@ -29,10 +29,22 @@ public enum RouteOrder {
     /** Refuses OPTIONS, as kube-apiserver does, before RESTEasy would answer it. */
     OPTIONS(Integer.MIN_VALUE + 2),
     /**
+     * Establishes who sends the request, or refuses it with 401: before the places in flight, so that a client
+     * without credentials takes none (kube-apiserver authenticates before its in-flight limits too).
+     */
+    AUTHENTICATION(Integer.MIN_VALUE + 3),
+    /** Lets an authenticated user act as another ({@code Impersonate-User}) where allowed to, or refuses (403). */
+    IMPERSONATION(Integer.MIN_VALUE + 4),
+    /**
      * Takes one of the places for requests in flight, or refuses the request with 429: after the refusals that cost
      * nothing (so they take no place), before anything reads a body or serves the request.
      */
-    IN_FLIGHT(Integer.MIN_VALUE + 3),
+    IN_FLIGHT(Integer.MIN_VALUE + 5),
+    /**
+     * Decides whether the user may do what the request asks, or refuses it with 403: after the in-flight limit (as
+     * kube-apiserver), before anything reads a body or serves the request, watches included.
+     */
+    AUTHORIZATION(Integer.MIN_VALUE + 6),
     /** Serves watches, after Quarkus' own handlers (CORS among them) and before RESTEasy, which serves the rest. */
     WATCH(9_000);
 

@@ -21,6 +21,7 @@ public class ResourceTypes {
         CoreTypes.ALL.forEach(this::register);
         register(ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS);
         RbacTypes.ALL.forEach(this::register);
+        ReviewTypes.ALL.forEach(this::register);
     }
 
     public void register(ResourceType type) {
@@ -50,7 +51,7 @@ public class ResourceTypes {
     /** Whether the server defines {@code type} itself, rather than a CustomResourceDefinition. */
     public boolean isBuiltIn(ResourceType type) {
         return CoreTypes.ALL.contains(type) || ApiExtensionsTypes.isCustomResourceDefinitions(type)
-                || RbacTypes.ALL.contains(type);
+                || RbacTypes.ALL.contains(type) || ReviewTypes.isReview(type);
     }
 
     /**

@@ -14,12 +14,19 @@ import java.time.Duration;
  * @param initialEventsEnd end the initial events with the {@code k8s.io/initial-events-end} bookmark
  * @param timeout         when the server ends the stream, or null for the server's randomized default
  * @param rendering       how event objects are shown ({@link ObjectRendering#AS_STORED} but for Table watches)
+ * @param grant           whether its user may still watch this (see {@link WatchGrant})
  */
 public record WatchSpec(ResourceType type, KeyRange range, Selection selection, boolean initialEvents,
         long resourceVersion, boolean bookmarks, boolean initialEventsEnd, Duration timeout,
-        ObjectRendering rendering) {
+        ObjectRendering rendering, WatchGrant grant) {
 
     public static final long UNSET = -1;
+
+    /** This watch, going on only while {@code grant} holds. */
+    public WatchSpec grantedBy(WatchGrant grant) {
+        return new WatchSpec(type, range, selection, initialEvents, resourceVersion, bookmarks, initialEventsEnd,
+                timeout, rendering, grant);
+    }
 
     /** The revision the store must have reached before this watch can start. */
     public long requiredRevision() {

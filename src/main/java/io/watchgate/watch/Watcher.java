@@ -76,7 +76,7 @@ public final class Watcher {
     }
 
     /** For {@link Stall}: a drain that comes after the end runs nothing. */
-    boolean hasEnded() {
+    public boolean hasEnded() {
         return state == State.ENDED;
     }
 

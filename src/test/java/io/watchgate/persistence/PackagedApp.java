@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * The packaged application (target/quarkus-app, or the native executable in the native profile), run as a child
  * process on a data directory of the test's.
  */
-final class PackagedApp implements AutoCloseable {
+public final class PackagedApp implements AutoCloseable {
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
@@ -31,7 +31,7 @@ final class PackagedApp implements AutoCloseable {
     }
 
     /** Starts the app and returns once it answers HTTP (30 s at most). */
-    static PackagedApp start(Path dataDir, Path log, String... properties) throws Exception {
+    public static PackagedApp start(Path dataDir, Path log, String... properties) throws Exception {
         boolean nativeImage = Boolean.getBoolean("watchgate.it.native");
         Path binary = nativeImage ? Path.of(System.getProperty("native.image.path", "target/watchgate-runner"))
                 : Path.of(System.getProperty("quarkus.app.jar", "target/quarkus-app/quarkus-run.jar"));
@@ -48,7 +48,9 @@ final class PackagedApp implements AutoCloseable {
         // the management interface (health, metrics) on any free port: these tests do not call it
         command.addAll(List.of("-Xmx256m", "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=0",
                 "-Dwatchgate.storage.mode=durable",
-                "-Dwatchgate.storage.data-dir=" + dataDir, "-Dwatchgate.storage.create-data-dir=true"));
+                "-Dwatchgate.storage.data-dir=" + dataDir, "-Dwatchgate.storage.create-data-dir=true",
+                // open, as tests run (these test storage, not access); a test of access turns it on again
+                "-Dwatchgate.auth.anonymous=true", "-Dwatchgate.auth.authorization-mode=AlwaysAllow"));
         for (String property : properties) {
             command.add("-D" + property);
         }
@@ -65,7 +67,8 @@ final class PackagedApp implements AutoCloseable {
                         + log);
             }
             try {
-                if (app.get("/version").statusCode() == 200) {
+                int code = app.get("/version").statusCode();
+                if (code == 200 || code == 401) { // 401: up, with anonymous requests off
                     return app;
                 }
             } catch (IOException e) {
@@ -79,7 +82,7 @@ final class PackagedApp implements AutoCloseable {
         }
     }
 
-    URI uri(String path) {
+    public URI uri(String path) {
         return URI.create("http://localhost:" + port + path);
     }
 

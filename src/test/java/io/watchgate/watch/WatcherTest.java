@@ -169,7 +169,7 @@ class WatcherTest {
     private Watcher watcher(boolean initialEvents, long resourceVersion) {
         WatchSpec spec = new WatchSpec(configMaps, new KeyRange("configmaps", "ns"),
                 Selection.parse(configMaps, null, null), initialEvents, resourceVersion, true, initialEvents,
-                Duration.ofHours(1), ObjectRendering.AS_STORED);
+                Duration.ofHours(1), ObjectRendering.AS_STORED, WatchGrant.ALWAYS);
         return new Watcher(spec, sink, loop, store, frames, config);
     }
 

@@ -184,6 +184,22 @@ final class WatchHub implements WatchLoop {
         }
     }
 
+    /**
+     * On this loop: each watcher asks its grant again, taking turns with the loop's other long work, and those whose
+     * grant no longer holds end cleanly.
+     */
+    void recheckGrants() {
+        List<Watcher> all = new ArrayList<>();
+        byResource.values().forEach(all::addAll);
+        for (Watcher watcher : all) {
+            turns.take(() -> {
+                if (!watcher.hasEnded() && !watcher.spec().grant().holds()) {
+                    watcher.end();
+                }
+            });
+        }
+    }
+
     /** Ends every watch of this loop cleanly (each with a last bookmark if it asked for bookmarks). */
     void endAll() {
         List<Watcher> all = new ArrayList<>();

@@ -111,6 +111,16 @@ public class WatchHubs {
         }
     }
 
+    /**
+     * From any thread: permissions were taken away; every loop asks its watchers' grants again (see {@link
+     * io.watchgate.watch.WatchGrant}).
+     */
+    public void recheckGrants() {
+        for (WatchHub hub : hubs.values()) {
+            hub.context().runOnContext(v -> hub.recheckGrants());
+        }
+    }
+
     void detached(Watcher watcher, boolean slow) {
         active.decrementAndGet();
         counts.ended(watcher.resource(), watcher.form());

@@ -7,6 +7,7 @@ import io.watchgate.status.ApiException;
 import io.watchgate.store.KeyRange;
 import io.watchgate.types.ResourceType;
 import io.watchgate.watch.ObjectRendering;
+import io.watchgate.watch.WatchGrant;
 import io.watchgate.watch.WatchSpec;
 import java.time.Duration;
 import java.util.function.Function;
@@ -77,7 +78,8 @@ final class WatchRequests {
         }
         Duration timeout = timeout(query.apply("timeoutSeconds"));
         return new WatchSpec(type, new KeyRange(type.resource(), type.namespaced() ? namespace : null), selection,
-                initialEvents, revision, bookmarks, initialEvents && sendInitialEvents != null, timeout, rendering);
+                initialEvents, revision, bookmarks, initialEvents && sendInitialEvents != null, timeout, rendering,
+                WatchGrant.ALWAYS);
     }
 
     private static Duration timeout(String value) {

@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.watchgate.authz.WatchGrants;
 import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.objects.ReadConfig;
@@ -59,12 +60,14 @@ public class WatchRoute {
     private final CustomResourceTypes customResources;
     private final ObjectMapper mapper;
     private final Refusals refusals;
+    private final WatchGrants grants;
     private final WebSocketOrigins origins = WebSocketOrigins.configured(ConfigProvider.getConfig());
 
     WatchRoute(ResourceTypes types, WatchHubs hubs, Store store, ReadConfig reads, WatchConfig config,
             Tables tables, ProtobufObjects protobuf, CustomResourceTypes customResources, ObjectMapper mapper,
-            Refusals refusals) {
+            Refusals refusals, WatchGrants grants) {
         this.refusals = refusals;
+        this.grants = grants;
         this.tables = tables;
         this.protobuf = protobuf;
         this.customResources = customResources;
@@ -111,7 +114,7 @@ public class WatchRoute {
                     request.getParam("includeObject"));
             String lastEventId = format == WireFormat.SERVER_SENT_EVENTS ? request.getHeader("Last-Event-ID") : null;
             spec = WatchRequests.parse(target.type(), target.namespace(), info.namesObject() ? info.name() : null,
-                    request::getParam, lastEventId, rendering);
+                    request::getParam, lastEventId, rendering).grantedBy(grants.of(context));
         } catch (ApiException e) {
             reply(context, e);
             return;

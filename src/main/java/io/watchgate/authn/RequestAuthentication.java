@@ -1,0 +1,64 @@
+package io.watchgate.authn;
+
+import io.quarkus.arc.All;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.watchgate.metrics.Refusals;
+import io.watchgate.request.RouteOrder;
+import io.watchgate.status.ApiException;
+import io.watchgate.status.StatusBody;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Establishes who sends each request on the API port, as kube-apiserver's authentication filter does: a bearer token
+ * goes through the {@link TokenAuthenticator}s in turn and the first that recognizes it names the user; a token none
+ * recognizes is 401. A request without a bearer token is {@code system:anonymous} where anonymous requests are on
+ * ({@code watchgate.auth.anonymous}), else 401. The 401 says nothing but "Unauthorized": not which part failed, and
+ * nothing about any object.
+ */
+@ApplicationScoped
+public class RequestAuthentication {
+
+    private final List<TokenAuthenticator> authenticators;
+    private final boolean anonymous;
+    private final Refusals refusals;
+
+    RequestAuthentication(@All List<TokenAuthenticator> authenticators, AuthConfig config, Refusals refusals) {
+        this.authenticators = List.copyOf(authenticators);
+        this.anonymous = config.anonymous();
+        this.refusals = refusals;
+    }
+
+    void install(@Observes Router router) {
+        router.route().order(RouteOrder.AUTHENTICATION.order()).handler(this::authenticate);
+    }
+
+    private void authenticate(RoutingContext context) {
+        String token = BearerToken.of(context.request().getHeader(HttpHeaders.AUTHORIZATION));
+        Optional<UserInfo> user = token != null ? recognize(token)
+                : anonymous ? Optional.of(UserInfo.anonymous()) : Optional.empty();
+        if (user.isEmpty()) {
+            refusals.count(Refusals.Reason.UNAUTHORIZED);
+            context.response().setStatusCode(401).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                    .end(StatusBody.of(new ApiException(401, "Unauthorized", "Unauthorized")).toString());
+            return;
+        }
+        Identities.put(context, user.get());
+        context.next();
+    }
+
+    /** The user the first authenticator that recognizes the token names. */
+    public Optional<UserInfo> recognize(String token) {
+        for (TokenAuthenticator authenticator : authenticators) {
+            Optional<UserInfo> user = authenticator.authenticate(token);
+            if (user.isPresent()) {
+                return user;
+            }
+        }
+        return Optional.empty();
+    }
+}

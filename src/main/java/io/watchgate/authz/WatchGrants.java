@@ -1,0 +1,41 @@
+package io.watchgate.authz;
+
+import io.vertx.ext.web.RoutingContext;
+import io.watchgate.authn.Identities;
+import io.watchgate.request.RequestInfos;
+import io.watchgate.watch.WatchGrant;
+import io.watchgate.watch.fanout.WatchHubs;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * The grant each watch goes on under: the decision that let it start, asked again when permissions may have been
+ * taken away ({@link #permissionsReduced}), so that a watch whose binding was removed ends within moments instead of
+ * running to its timeout, as it would in Kubernetes.
+ */
+@ApplicationScoped
+public class WatchGrants {
+
+    private final Authorization authorization;
+    private final WatchHubs hubs;
+
+    WatchGrants(Authorization authorization, WatchHubs hubs) {
+        this.authorization = authorization;
+        this.hubs = hubs;
+    }
+
+    /** The grant of the watch {@code context} asks for, which authorization has let start. */
+    public WatchGrant of(RoutingContext context) {
+        Attributes request = Attributes.of(Identities.of(context), RequestInfos.of(context));
+        if (authorization.alwaysAllows() || request.user().isMaster()) {
+            return WatchGrant.ALWAYS; // nothing RBAC says can take it away
+        }
+        return () -> authorization.authorize(request).allowed();
+    }
+
+    /** From any thread, once the policy in force no longer grants what it did: open watches ask again. */
+    public void permissionsReduced() {
+        if (!authorization.alwaysAllows()) {
+            hubs.recheckGrants();
+        }
+    }
+}

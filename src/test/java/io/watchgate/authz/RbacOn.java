@@ -1,0 +1,35 @@
+package io.watchgate.authz;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The server as it runs in production: no anonymous requests, RBAC, and users from a token file (see {@link Users}).
+ * Every test of identity and access shares this profile, so the server starts once for them all.
+ */
+public class RbacOn implements QuarkusTestProfile {
+
+    static final Path TOKEN_FILE = tokenFile();
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of("watchgate.auth.anonymous", "false",
+                "watchgate.auth.authorization-mode", "RBAC",
+                "watchgate.auth.token-file", TOKEN_FILE.toString());
+    }
+
+    private static Path tokenFile() {
+        try {
+            Path file = Files.createTempFile("watchgate-tokens-", ".csv");
+            Files.writeString(file, Users.tokenFileLines());
+            file.toFile().deleteOnExit();
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
