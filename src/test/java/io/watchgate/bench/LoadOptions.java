@@ -12,6 +12,8 @@ final class LoadOptions {
     enum Parse { SCAN, FULL }
 
     String url = "http://localhost:8080";
+    /** A bearer token sent with every request (the server's RBAC then decides each), or null. */
+    String token;
     int watchers = 100;
     int namespaces = 10;
     boolean allNamespaces;
@@ -76,7 +78,13 @@ final class LoadOptions {
                                       last resourceVersion it delivered, as a Kubernetes reflector does)
               --no-cleanup            keep the namespaces (default: delete them at the end)
               --prefix=P              namespace name prefix (wl)
+              --token=T               send "Authorization: Bearer T" with every request
             """;
+
+    /** {@code request} with the Authorization header, when a token was given. */
+    io.vertx.core.http.RequestOptions authorized(io.vertx.core.http.RequestOptions request) {
+        return token == null ? request : request.addHeader("Authorization", "Bearer " + token);
+    }
 
     static LoadOptions parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -109,6 +117,7 @@ final class LoadOptions {
             switch (e.getKey()) {
                 case "help" -> throw new IllegalArgumentException(USAGE);
                 case "url" -> o.url = v;
+                case "token" -> o.token = v;
                 case "watchers" -> o.watchers = Integer.parseInt(v);
                 case "namespaces" -> o.namespaces = Integer.parseInt(v);
                 case "all-namespaces" -> o.allNamespaces = Boolean.parseBoolean(v);

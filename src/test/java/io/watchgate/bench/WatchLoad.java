@@ -358,7 +358,7 @@ public final class WatchLoad {
         private Reply call(HttpMethod method, String uri, Buffer body) throws Exception {
             RequestOptions request = new RequestOptions().setMethod(method).setHost(o.host).setPort(o.port)
                     .setURI(uri).addHeader("Content-Type", "application/json");
-            Future<Reply> reply = admin.request(request)
+            Future<Reply> reply = admin.request(o.authorized(request))
                     .compose(req -> body == null ? req.send() : req.send(body))
                     .compose(resp -> resp.body().map(b -> new Reply(resp.statusCode(), b)));
             return reply.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

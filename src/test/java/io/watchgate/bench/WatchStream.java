@@ -105,6 +105,7 @@ final class WatchStream {
         resetSse();
         RequestOptions request = new RequestOptions().setMethod(HttpMethod.GET).setHost(options.host)
                 .setPort(options.port).setURI(path() + "?watch=true&resourceVersion=" + rv);
+        options.authorized(request);
         if (options.format == LoadOptions.Format.SSE) {
             request.addHeader("Accept", "text/event-stream");
         } else {

@@ -130,7 +130,7 @@ final class Writer {
                     .setURI(create ? base : base + "/" + name)
                     .addHeader("Content-Type", patch ? "application/merge-patch+json" : "application/json");
             long[] sentAt = new long[1];
-            client.request(request).compose(req -> {
+            client.request(options.authorized(request)).compose(req -> {
                 long now = System.nanoTime();
                 sentAt[0] = now;
                 if (firstSendNanos == 0) {
