@@ -16,6 +16,9 @@ import io.watchgate.store.CommitLog;
 import io.watchgate.store.MemoryStore;
 import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
+import io.watchgate.store.Store;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,6 +108,33 @@ class PolicyFeedTest {
         CompiledPolicy before = rbac.feed.current();
         rbac.create("configmaps", "team", Rbac.json("{'metadata':{'name':'c','namespace':'team'}}"));
         assertTrue(before == rbac.feed.current());
+    }
+
+    @Test
+    void aCommitBetweenTheStartsRevisionAndItsReadIsNotLost() {
+        MemoryStore store = new MemoryStore(new ObjectMapper(), 1000, Long.MAX_VALUE, Clock.systemUTC());
+        Rbac writer = new Rbac(store, 100);
+        writer.clusterRole("pod-reader", rule("{'verbs':['get'],'apiGroups':[''],'resources':['pods']}"));
+        writer.feed.stop();
+        boolean[] raced = {false};
+        // the first list made by the start commits a binding first: the start reads at the revision before it
+        Store racing = (Store) Proxy.newProxyInstance(Store.class.getClassLoader(), new Class<?>[] {Store.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("list") && !raced[0]) {
+                        raced[0] = true;
+                        writer.clusterRoleBinding("alice-pods", "pod-reader", user("alice"));
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        PolicyFeed feed = new PolicyFeed(racing, 100);
+        feed.start();
+        assertTrue(raced[0]);
+        assertTrue(new RbacAuthorizer(feed).authorize(readPod).allowed());
+        assertEquals(store.currentRevision(), feed.current().snapshot().revision());
     }
 
     /** Holds what the store hands it until the test says it is durable. */
