@@ -1,11 +1,13 @@
 package io.watchgate.authz.rbac;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.authn.UserInfo;
 import io.watchgate.authz.Attributes;
 import io.watchgate.authz.Authorizer;
 import io.watchgate.status.ApiException;
 import io.watchgate.types.RbacTypes;
+import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 
@@ -28,6 +30,30 @@ public class EscalationGuard {
 
     EscalationGuard(RbacAuthorizer rbac) {
         this.rbac = rbac;
+    }
+
+    /**
+     * The whole check for a write of any type, as the API's write path calls it: nothing for types other than the
+     * four RBAC ones and for bodies that are not objects (validation answers those), else
+     * {@link #requireMayWriteRole} or {@link #requireMayWriteBinding}.
+     *
+     * @param authorizer  the composed authorizer requests are authorized with (system:masters included)
+     * @param requestName the name in the request's path: empty for a create by POST, as kube's RequestInfo has it
+     * @param previous    the stored object an update or patch changes; null for a create
+     */
+    public void admit(Authorizer authorizer, UserInfo user, ResourceType type, String namespace, String requestName,
+            JsonNode object, JsonNode previous) {
+        if (!RbacTypes.isRbac(type) || !(object instanceof ObjectNode written)) {
+            return;
+        }
+        ObjectNode before = previous instanceof ObjectNode stored ? stored : null;
+        Attributes request = new Attributes(user, before == null ? "create" : "update", true, type.group(),
+                type.version(), type.plural(), "", namespace, requestName, "");
+        if (type.plural().equals(RbacTypes.ROLES.plural()) || type.plural().equals(RbacTypes.CLUSTER_ROLES.plural())) {
+            requireMayWriteRole(authorizer, request, written, before);
+        } else {
+            requireMayWriteBinding(authorizer, request, written, before);
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import io.watchgate.authz.Attributes;
 import io.watchgate.authz.Authorizer;
 import io.watchgate.authz.Decision;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Typed;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,10 +15,14 @@ import java.util.List;
  * went wrong resolving the user's roles ({@code RBAC: clusterrole.rbac.authorization.k8s.io "x" not found}), if
  * anything did. Nothing is special here about system:masters: composing authorizers is the caller's business.
  *
+ * <p>Typed as itself only, so that it never competes with the composed authorizer where an {@link Authorizer} is
+ * injected.
+ *
  * <p>Runs on an event loop for every request: the user's rules are compiled once per policy snapshot
  * ({@link CompiledPolicy}), so a decision is a map lookup and a scan of the rules the user holds.
  */
 @ApplicationScoped
+@Typed(RbacAuthorizer.class)
 public class RbacAuthorizer implements Authorizer {
 
     private final PolicyFeed feed;
@@ -47,7 +52,7 @@ public class RbacAuthorizer implements Authorizer {
      * Kube's {@code RulesFor}: the rules {@code user} holds in {@code namespace}, cluster-wide ones included (only
      * those for the empty namespace), and what could not be resolved.
      */
-    public RulesReview rulesFor(UserInfo user, String namespace) {
+    public RulesInNamespace rulesFor(UserInfo user, String namespace) {
         UserRules rules = feed.current().rulesOf(user);
         RuleSet clusterWide = rules.clusterWide();
         RuleSet local = rules.inNamespace(namespace);
@@ -64,7 +69,7 @@ public class RbacAuthorizer implements Authorizer {
             });
         }
         List<String> errors = errors(clusterWide, local);
-        return new RulesReview(resourceRules, nonResourceRules, !errors.isEmpty(),
+        return new RulesInNamespace(resourceRules, nonResourceRules, !errors.isEmpty(),
                 errors.isEmpty() ? "" : RuleSet.aggregate(errors));
     }
 

@@ -14,6 +14,10 @@ import io.watchgate.authz.Attributes;
 import io.watchgate.authz.Authorizer;
 import io.watchgate.authz.Decision;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.NameRule;
+import io.watchgate.types.RbacTypes;
+import io.watchgate.types.ResourceType;
+import java.util.Map;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +26,10 @@ class EscalationGuardTest {
 
     private static final String HEADER = "user \"bob\" (groups=[\"g1\" \"system:authenticated\"]) is attempting to "
             + "grant RBAC permissions not currently held:\n";
+
+    private static final ResourceType CONFIG_MAPS = new ResourceType("", "v1", "ConfigMap", "configmaps",
+            "configmap", true, List.of(), NameRule.DNS1123_SUBDOMAIN, Map.of(), true, Map.of(),
+            ResourceType.ALL_VERBS);
 
     private final Rbac rbac = new Rbac();
     private final UserInfo bob = person("bob", "g1");
@@ -205,5 +213,20 @@ class EscalationGuardTest {
         assertEquals("clusterroles.rbac.authorization.k8s.io \"nope\" not found", missing.getMessage());
         rbac.guard.requireMayWriteBinding(composed, create(person("root", UserInfo.MASTERS), "clusterrolebindings",
                 ""), binding, null);
+    }
+
+    @Test
+    void admitChecksTheFourRbacTypesAndLeavesOthersAlone() {
+        ObjectNode grantsAll = Rbac.roleObject("Role", "team", "r",
+                rule("{'verbs':['*'],'apiGroups':['*'],'resources':['*']}"));
+        ApiException refused = assertThrows(ApiException.class, () -> rbac.guard.admit(composed, bob,
+                RbacTypes.ROLES, "team", "", grantsAll, null));
+        assertEquals(403, refused.code());
+        ObjectNode toMissing = Rbac.bindingObject("RoleBinding", "team", "b", "Role", "missing", user("eve"));
+        assertEquals(404, assertThrows(ApiException.class, () -> rbac.guard.admit(composed, bob,
+                RbacTypes.ROLE_BINDINGS, "team", "", toMissing, null)).code());
+        rbac.guard.admit(composed, bob, CONFIG_MAPS, "team", "", grantsAll, null);
+        rbac.guard.admit(composed, bob, RbacTypes.ROLES, "team", "", Rbac.MAPPER.getNodeFactory().textNode("x"),
+                null);
     }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.authn.UserInfo;
 import io.watchgate.authz.Attributes;
 import io.watchgate.authz.Decision;
@@ -147,12 +148,12 @@ class RbacAuthorizerTest {
         rbac.clusterRole("health", rule("{'verbs':['get'],'nonResourceURLs':['/healthz']}"));
         rbac.clusterRoleBinding("alice-health", "health", user("alice"));
         rbac.roleBinding("team", "alice-secrets", "Role", "secret-reader", user("alice"));
-        RulesReview inTeam = rbac.authorizer.rulesFor(alice, "team");
+        RulesInNamespace inTeam = rbac.authorizer.rulesFor(alice, "team");
         assertEquals(List.of(PolicyRule.from(rule("{'verbs':['get'],'apiGroups':[''],'resources':['secrets']}"))),
                 inTeam.resourceRules());
         assertEquals(List.of(PolicyRule.from(rule("{'verbs':['get'],'nonResourceURLs':['/healthz']}"))),
                 inTeam.nonResourceRules());
-        assertEquals(new RulesReview(List.of(), inTeam.nonResourceRules(), false, ""),
+        assertEquals(new RulesInNamespace(List.of(), inTeam.nonResourceRules(), false, ""),
                 rbac.authorizer.rulesFor(alice, "other"));
         assertEquals(List.of(), rbac.authorizer.rulesFor(alice, "").resourceRules(), "cluster scope only");
     }
@@ -161,7 +162,7 @@ class RbacAuthorizerTest {
     void rulesForIsIncompleteWithTheErrorWhenARoleIsMissing() {
         rbac.roleBinding("team", "alice-y", "Role", "y", user("alice"));
         rbac.roleBinding("team", "alice-secrets", "Role", "secret-reader", user("alice"));
-        RulesReview review = rbac.authorizer.rulesFor(alice, "team");
+        RulesInNamespace review = rbac.authorizer.rulesFor(alice, "team");
         assertEquals(1, review.resourceRules().size());
         assertTrue(review.incomplete());
         assertEquals("role.rbac.authorization.k8s.io \"y\" not found", review.evaluationError());
@@ -172,8 +173,21 @@ class RbacAuthorizerTest {
         rbac.clusterRole("both", rule("{'verbs':['get'],'apiGroups':[''],'resources':['pods'],"
                 + "'nonResourceURLs':['/x']}"));
         rbac.clusterRoleBinding("alice-both", "both", user("alice"));
-        RulesReview review = rbac.authorizer.rulesFor(alice, "team");
+        RulesInNamespace review = rbac.authorizer.rulesFor(alice, "team");
         assertEquals(review.resourceRules(), review.nonResourceRules());
         assertEquals(1, review.resourceRules().size());
+    }
+
+    @Test
+    void rulesAreWrittenAsASubjectRulesReviewStatus() {
+        rbac.clusterRole("health", rule("{'verbs':['get'],'nonResourceURLs':['/healthz']}"));
+        rbac.clusterRoleBinding("alice-health", "health", user("alice"));
+        rbac.roleBinding("team", "alice-secrets", "Role", "secret-reader", user("alice"));
+        rbac.roleBinding("team", "alice-y", "Role", "y", user("alice"));
+        ObjectNode status = Rbac.json("{}");
+        rbac.authorizer.rulesFor(alice, "team").writeTo(status);
+        assertEquals(Rbac.json("{'resourceRules':[{'verbs':['get'],'apiGroups':[''],'resources':['secrets']}],"
+                + "'nonResourceRules':[{'verbs':['get'],'nonResourceURLs':['/healthz']}],'incomplete':true,"
+                + "'evaluationError':'role.rbac.authorization.k8s.io \\\"y\\\" not found'}"), status);
     }
 }
