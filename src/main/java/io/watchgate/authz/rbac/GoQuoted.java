@@ -27,8 +27,7 @@ final class GoQuoted {
                 default -> {
                     if (c < 0x20 || c == 0x7f) {
                         quoted.append(String.format("\\x%02x", c));
-                    } else if (!Character.isDefined(c) || Character.getType(c) == Character.FORMAT
-                            || Character.isISOControl(c)) {
+                    } else if (!printable(c)) {
                         // Go escapes what it does not print: \\u for the BMP, \\U beyond
                         quoted.append(c <= 0xffff ? String.format("\\u%04x", c) : String.format("\\U%08x", c));
                     } else {
@@ -38,6 +37,16 @@ final class GoQuoted {
             }
         });
         return quoted.append('"').toString();
+    }
+
+    /** Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+    private static boolean printable(int c) {
+        return switch (Character.getType(c)) {
+            case Character.CONTROL, Character.FORMAT, Character.PRIVATE_USE, Character.SURROGATE,
+                    Character.UNASSIGNED, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR -> false;
+            case Character.SPACE_SEPARATOR -> c == ' ';
+            default -> true;
+        };
     }
 
     static String list(List<String> values) {

@@ -77,6 +77,7 @@ class PolicyRuleTest {
     @Test
     void goQuotingEscapesAsGoDoes() {
         assertEquals("\"tab\\there\\nnew \\x01 é\"", GoQuoted.of("tab\there\nnew \u0001 é"));
+        assertEquals("\"a\\u00a0b \\u200b😀\"", GoQuoted.of("a\u00a0b \u200b😀"));
         assertEquals("[]", GoQuoted.list(List.of()));
     }
 
