@@ -14,7 +14,7 @@ import java.util.Map;
  */
 final class Coverage {
 
-    static final int MAX_ATOMS = 100_000;
+    static final int MAX_ATOMS = 10_000;
 
     /**
      * The atoms not covered, or null when checking would take more than {@link #MAX_ATOMS} atoms.

@@ -23,7 +23,9 @@ public record PolicyRule(List<String> verbs, List<String> apiGroups, List<String
         nonResourceURLs = List.copyOf(nonResourceURLs);
     }
 
-    /** A rule as stored: a list that is missing or not a list counts as empty, an element that is not text is skipped. */
+    /**
+     * A rule as stored: a list that is missing or not a list counts as empty, an element that is not text is skipped.
+     */
     public static PolicyRule from(JsonNode rule) {
         return new PolicyRule(strings(rule.path("verbs")), strings(rule.path("apiGroups")),
                 strings(rule.path("resources")), strings(rule.path("resourceNames")),
