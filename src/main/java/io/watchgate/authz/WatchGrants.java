@@ -5,11 +5,13 @@ import io.watchgate.authn.Identities;
 import io.watchgate.request.RequestInfos;
 import io.watchgate.watch.WatchGrant;
 import io.watchgate.watch.fanout.WatchHubs;
+import io.watchgate.authz.rbac.PermissionsReduced;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 /**
  * The grant each watch goes on under: the decision that let it start, asked again when permissions may have been
- * taken away ({@link #permissionsReduced}), so that a watch whose binding was removed ends within moments instead of
+ * taken away ({@link PermissionsReduced}), so that a watch whose binding was removed ends within moments instead of
  * running to its timeout, as it would in Kubernetes.
  */
 @ApplicationScoped
@@ -32,8 +34,8 @@ public class WatchGrants {
         return () -> authorization.authorize(request).allowed();
     }
 
-    /** From any thread, once the policy in force no longer grants what it did: open watches ask again. */
-    public void permissionsReduced() {
+    /** From any thread, once the policy in force may grant less than it did: open watches ask again. */
+    void permissionsReduced(@Observes PermissionsReduced change) {
         if (!authorization.alwaysAllows()) {
             hubs.recheckGrants();
         }

@@ -2,15 +2,18 @@ package io.watchgate.authz.rbac;
 
 import io.quarkus.runtime.StartupEvent;
 import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.EventType;
 import io.watchgate.store.CommitListener;
 import io.watchgate.store.KeyRange;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Keeps the policy current: reads the four RBAC types at start, then applies each committed event of them as the
@@ -32,14 +35,21 @@ public class PolicyFeed {
     private CommitListener.Registration registration;
     private volatile CompiledPolicy current;
 
+    private final Consumer<PermissionsReduced> reduced;
+
     @Inject
-    PolicyFeed(Store store) {
-        this(store, USERS_CACHED);
+    PolicyFeed(Store store, Event<PermissionsReduced> reduced) {
+        this(store, USERS_CACHED, reduced::fire);
     }
 
     PolicyFeed(Store store, int usersCached) {
+        this(store, usersCached, change -> { });
+    }
+
+    PolicyFeed(Store store, int usersCached, Consumer<PermissionsReduced> reduced) {
         this.store = store;
         this.usersCached = usersCached;
+        this.reduced = reduced;
     }
 
     void onStart(@Observes StartupEvent startup) {
@@ -88,6 +98,9 @@ public class PolicyFeed {
                 return;
             }
             current = new CompiledPolicy(current.snapshot().applied(event), usersCached);
+        }
+        if (event.type() != EventType.ADDED) {
+            reduced.accept(new PermissionsReduced(event.revision()));
         }
     }
 
