@@ -29,6 +29,7 @@ final class KubeCsv {
     private int pos;
     private int line = 1;
     private int lineStart;
+    private int previousLineStart;
 
     private KubeCsv(String text) {
         this.text = text;
@@ -93,7 +94,10 @@ final class KubeCsv {
             }
             field.append(text, at, segmentEnd);
             if (quote < 0) {
-                throw new SyntaxError(startLine, line, text.length() - lineStart + 1,
+                // Go places the error at the end of the last line read, before its newline if it has one
+                boolean endsLine = text.endsWith("\n");
+                throw new SyntaxError(startLine, endsLine ? line - 1 : line,
+                        text.length() - (endsLine ? previousLineStart + 1 : lineStart) + 1,
                         "extraneous or missing \" in quoted-field");
             }
             int next = quote + 1;
@@ -127,6 +131,7 @@ final class KubeCsv {
 
     private void newLine(int start) {
         line++;
+        previousLineStart = lineStart;
         lineStart = start;
         pos = start;
     }
