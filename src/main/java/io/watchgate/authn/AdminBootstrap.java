@@ -1,7 +1,8 @@
 package io.watchgate.authn;
 
-import io.quarkus.runtime.LaunchMode;
+import io.quarkus.vertx.http.HttpServer;
 import io.quarkus.vertx.http.HttpServerStart;
+import io.vertx.core.Vertx;
 import io.watchgate.persistence.StorageConfig;
 import io.watchgate.store.Store;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -52,17 +53,43 @@ public class AdminBootstrap {
         return token;
     }
 
-    /** Points the kubeconfig at the port the server actually listens on (Quarkus may have chosen it at random). */
-    void listening(@ObservesAsync HttpServerStart started) {
-        if (dataDir.isEmpty()) {
-            return;
+    /**
+     * Points the kubeconfig at the port the server actually listens on. The event comes as the first event loop
+     * listens, before Quarkus registers the port it bound (the event's own says -1 when it was chosen at random):
+     * that is awaited on a timer (at most 10 s), and the file written on a worker thread.
+     */
+    void listening(@ObservesAsync HttpServerStart started, Vertx vertx, HttpServer server) {
+        if (dataDir.isPresent()) {
+            awaitPort(vertx, server, started.options().getHost(), 100);
         }
-        // Quarkus publishes the port it bound as a system property when it was chosen at random
-        String property = System.getProperty(LaunchMode.current() == LaunchMode.TEST ? "quarkus.http.test-port"
-                : "quarkus.http.port");
-        int port = property == null ? started.options().getPort() : Integer.parseInt(property);
+    }
+
+    private void awaitPort(Vertx vertx, HttpServer server, String host, int attemptsLeft) {
+        int port = registeredPort(server);
+        if (port > 0) {
+            vertx.executeBlocking(() -> {
+                writeKubeconfigFor(host, port);
+                return null;
+            }, false);
+        } else if (attemptsLeft > 0) {
+            vertx.setTimer(100, id -> awaitPort(vertx, server, host, attemptsLeft - 1));
+        } else {
+            LOG.errorf("the admin kubeconfig in %s is not written: the port the server listens on is not known",
+                    dataDir.get());
+        }
+    }
+
+    private static int registeredPort(HttpServer server) {
         try {
-            Path file = writeKubeconfig(serverUrl(started.options().getHost(), port));
+            return server.getPort();
+        } catch (RuntimeException e) {
+            return 0; // not registered yet
+        }
+    }
+
+    private void writeKubeconfigFor(String host, int port) {
+        try {
+            Path file = writeKubeconfig(serverUrl(host, port));
             LOG.infof("the admin kubeconfig is %s: kubectl --kubeconfig %s get ns", file, file);
         } catch (IOException | RuntimeException e) {
             LOG.errorf("the admin kubeconfig in %s cannot be written: %s", dataDir.get(), e.getMessage());
@@ -76,7 +103,7 @@ public class AdminBootstrap {
     /** The address a local kubectl reaches the server at: loopback when it listens on every address. */
     static String serverUrl(String host, int port) {
         String reachable = host == null || host.isEmpty() || host.equals("0.0.0.0") || host.equals("::")
-                || host.equals("[::]") ? "127.0.0.1" : host;
+                || host.equals("[::]") || host.equals("localhost") ? "127.0.0.1" : host;
         if (reachable.contains(":") && !reachable.startsWith("[")) {
             reachable = "[" + reachable + "]";
         }
