@@ -61,16 +61,21 @@ public class StaticTokens implements TokenAuthenticator {
         Optional<Path> configured = config.tokenFile();
         if (configured.isPresent()) {
             useTokenFile(configured.get());
-            long interval = Math.max(1, config.tokenFileCheckInterval().toMillis());
-            timer = vertx.setPeriodic(interval, id -> vertx.executeBlocking(() -> {
-                checkNow();
-                return null;
-            }, false));
+            long interval = config.tokenFileCheckInterval().toMillis();
+            if (interval > 0) { // 0: read once, as kube-apiserver reads it
+                timer = vertx.setPeriodic(interval, id -> vertx.executeBlocking(() -> {
+                    checkNow();
+                    return null;
+                }, false));
+            }
             return;
         }
         Optional<String> admin = bootstrap.token();
         if (admin.isPresent()) {
             table = TokenTable.of(admin.get(), AdminBootstrap.USER);
+        } else if (!config.anonymous()) {
+            LOG.warn("no bearer token is known: watchgate.auth.token-file is not set, and there is no bootstrap admin "
+                    + "(durable mode and watchgate.auth.bootstrap-admin=true make one)");
         }
     }
 
