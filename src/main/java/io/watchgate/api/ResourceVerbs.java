@@ -135,7 +135,7 @@ public class ResourceVerbs {
         return placement.run(length(body), () -> {
             JsonNode object = requests.object(target.type(), headers, body);
             List<String> warnings = fieldChecks.check(target.type(), object, validation);
-            admission.admit(user, target.type(), namespaceOrEmpty(target), object);
+            admission.admit(user, target.type(), namespaceOrEmpty(target), "", object);
             return answer(writes.create(target.type(), namespaceOrEmpty(target), object, dryRun),
                     created -> withWarnings(bodies.written(target.type(), 201, created, representation), warnings));
         });
@@ -152,7 +152,7 @@ public class ResourceVerbs {
         return placement.run(bytes, () -> {
             JsonNode object = requests.object(target.type(), headers, body);
             List<String> warnings = fieldChecks.check(target.type(), object, validation);
-            admission.admit(user, target.type(), namespaceOrEmpty(target), object);
+            admission.admit(user, target.type(), namespaceOrEmpty(target), name, object);
             return answer(writes.update(target.type(), namespaceOrEmpty(target), name, object, dryRun,
                     target.status()),
                     updated -> withWarnings(bodies.written(target.type(), 200, updated, representation), warnings));
@@ -182,7 +182,7 @@ public class ResourceVerbs {
             }
             return answer(writes.patch(target.type(), namespaceOrEmpty(target), name, patchType, patch, dryRun,
                     target.status(), result -> {
-                        admission.admit(user, target.type(), namespaceOrEmpty(target), result);
+                        admission.admit(user, target.type(), namespaceOrEmpty(target), name, result);
                         if (patchType == PatchType.JSON_PATCH) {
                             warnings.clear();
                             warnings.addAll(fieldChecks.check(target.type(), result, validation));

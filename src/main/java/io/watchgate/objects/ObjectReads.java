@@ -99,7 +99,7 @@ public class ObjectReads {
         return exact ? requested : store.currentRevision();
     }
 
-    static ObjectKey key(ResourceType type, String namespace, String name) {
+    public static ObjectKey key(ResourceType type, String namespace, String name) {
         return new ObjectKey(type.resource(), type.namespaced() ? namespace : "", name);
     }
 }
