@@ -224,7 +224,7 @@ public class ObjectWrites {
             }
         }
         Finalization.checkNoNewFinalizers(type, current.tree(), desired);
-        validator.validate(type, desired);
+        validator.validate(type, desired, current.tree());
         boolean namespace = Deletions.isNamespaces(type);
         if (!namespace && Finalization.isTerminating(desired) && !Finalization.hasFinalizers(desired)) {
             if (dryRun) {

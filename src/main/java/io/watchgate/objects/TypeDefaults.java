@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.crd.CrdSpec;
 import io.watchgate.status.ApiException;
 import io.watchgate.types.ApiExtensionsTypes;
+import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ResourceType;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -50,6 +51,9 @@ final class TypeDefaults {
     }
 
     private static void onWrite(ResourceType type, ObjectNode object) {
+        if (RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type)) {
+            RbacDefaults.apply(type, object);
+        }
         if (!isCore(type, "Secret")) {
             return;
         }

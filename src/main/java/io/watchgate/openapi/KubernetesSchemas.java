@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -20,13 +21,14 @@ import java.util.Optional;
 /**
  * Kubernetes' OpenAPI definitions of the core and meta types, with their descriptions and list and patch
  * extensions, read once (on first use) from the definitions fabric8 generates from the Kubernetes Go types.
- * Only the definitions of the core/v1 and apimachinery packages are kept.
+ * Only the definitions of the core/v1, rbac/v1 and apimachinery packages are kept.
  */
 @ApplicationScoped
 public class KubernetesSchemas {
 
     static final String RESOURCE = "openshift-generated.json";
     static final String CORE_PREFIX = "io.k8s.api.core.v1.";
+    static final String RBAC_PREFIX = "io.k8s.api.rbac.v1.";
 
     private final ObjectMapper mapper;
     private volatile Map<String, ObjectNode> definitions;
@@ -48,12 +50,14 @@ public class KubernetesSchemas {
         return Optional.ofNullable(definitions().get(name));
     }
 
-    /** The definition of a served type's objects, for core types. */
+    /** The definition of a served type's objects, for core and rbac types. */
     public Optional<String> definitionName(ResourceType type) {
-        if (!type.group().isEmpty() || !type.version().equals("v1")) {
+        String prefix = type.group().isEmpty() ? CORE_PREFIX
+                : RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type) ? RBAC_PREFIX : null;
+        if (prefix == null || !type.version().equals("v1")) {
             return Optional.empty();
         }
-        String name = CORE_PREFIX + type.kind();
+        String name = prefix + type.kind();
         return definitions().containsKey(name) ? Optional.of(name) : Optional.empty();
     }
 
@@ -89,7 +93,8 @@ public class KubernetesSchemas {
                 while (parser.nextToken() == JsonToken.FIELD_NAME) {
                     String name = parser.currentName();
                     parser.nextToken();
-                    if (name.startsWith(CORE_PREFIX) || name.startsWith("io.k8s.apimachinery.")) {
+                    if (name.startsWith(CORE_PREFIX) || name.startsWith(RBAC_PREFIX)
+                            || name.startsWith("io.k8s.apimachinery.")) {
                         JsonNode definition = mapper.readTree(parser);
                         kept.put(name, (ObjectNode) definition);
                     } else {

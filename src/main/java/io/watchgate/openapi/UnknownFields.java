@@ -8,6 +8,7 @@ import io.watchgate.crd.UndeclaredFields;
 import io.watchgate.status.FieldPath;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The fields of an object that its type's schema does not know, as {@code fieldValidation} reports them
@@ -29,11 +30,12 @@ public class UnknownFields {
 
     /** The unknown fields of {@code object}: the paths of the first {@code max}, and how many there are. */
     public UndeclaredFields of(ResourceType type, JsonNode object, int max) {
-        if (!type.group().isEmpty() && object.isObject()) {
+        Optional<String> builtIn = schemas.definitionName(type);
+        if (builtIn.isEmpty() && !type.group().isEmpty() && object.isObject()) {
             return customResources.undeclaredFields(type, (com.fasterxml.jackson.databind.node.ObjectNode) object, max);
         }
         UndeclaredFields unknown = new UndeclaredFields(max);
-        schemas.definitionName(type).flatMap(schemas::definition)
+        builtIn.flatMap(schemas::definition)
                 .ifPresent(schema -> walk(object, schema, FieldPath.ROOT, unknown, 0));
         return unknown;
     }

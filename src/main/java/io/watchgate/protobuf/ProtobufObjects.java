@@ -12,7 +12,9 @@ import com.google.protobuf.Message;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
+import io.kubernetes.client.proto.V1Rbac;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.ByteArrayOutputStream;
@@ -22,7 +24,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Kubernetes' protobuf encoding ({@code application/vnd.kubernetes.protobuf}) of the core v1 types, what
+ * Kubernetes' protobuf encoding ({@code application/vnd.kubernetes.protobuf}) of the core v1 and rbac v1 types, what
  * kubectl's typed commands and client-go speak: the {@code k8s\0} magic, a runtime.Unknown envelope naming the
  * type, and the type's message inside. Objects are kept as JSON; this reads protobuf bodies into that JSON and
  * writes it back out. Messages are handled by descriptor (DynamicMessage), so none of the generated classes'
@@ -42,6 +44,7 @@ public class ProtobufObjects {
     private static final Descriptor UNKNOWN = Runtime.getDescriptor().findMessageTypeByName("Unknown");
     private static final Descriptor TYPE_META = Runtime.getDescriptor().findMessageTypeByName("TypeMeta");
     private static final Descriptor LIST_META = Meta.getDescriptor().findMessageTypeByName("ListMeta");
+    private static final String RBAC_V1 = RbacTypes.GROUP + "/v1";
     private static final Descriptor STATUS = Meta.getDescriptor().findMessageTypeByName("Status");
 
     private final ProtoToJson toJson;
@@ -50,9 +53,10 @@ public class ProtobufObjects {
         this.toJson = new ProtoToJson(mapper);
     }
 
-    /** Whether objects of {@code type} have a protobuf form: the core v1 types, as in Kubernetes. */
+    /** Whether objects of {@code type} have a protobuf form: the core v1 and rbac v1 types, as in Kubernetes. */
     public boolean serves(ResourceType type) {
-        return type.group().isEmpty() && type.version().equals("v1") && descriptor("v1", type.kind()) != null;
+        boolean builtIn = type.group().isEmpty() || RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type);
+        return builtIn && descriptor(type.apiVersion(), type.kind()) != null;
     }
 
     /** Reads a protobuf body of {@code type}; 400 when it is not one. */
@@ -92,7 +96,7 @@ public class ProtobufObjects {
      */
     public void conform(ResourceType type, ObjectNode object) {
         if (serves(type)) {
-            Descriptor descriptor = descriptor("v1", type.kind());
+            Descriptor descriptor = descriptor(type.apiVersion(), type.kind());
             try {
                 JsonToProto.message(descriptor, object, "");
             } catch (JsonToProto.Mismatch e) {
@@ -114,15 +118,15 @@ public class ProtobufObjects {
 
     /** A list of {@code type}'s objects in its envelope: {@code ConfigMapList} and so on. */
     public byte[] encodeList(ResourceType type, JsonNode listMeta, List<? extends JsonNode> items) {
-        Descriptor list = descriptor("v1", type.listKind());
+        Descriptor list = descriptor(type.apiVersion(), type.listKind());
         DynamicMessage.Builder builder = DynamicMessage.newBuilder(list)
                 .setField(list.findFieldByName("metadata"),
                         JsonToProto.message(LIST_META, listMeta, "metadata"));
-        Descriptor item = descriptor("v1", type.kind());
+        Descriptor item = descriptor(type.apiVersion(), type.kind());
         for (JsonNode object : items) {
             builder.addRepeatedField(list.findFieldByName("items"), messageOf(item, object));
         }
-        return envelope("v1", type.listKind(), builder.build());
+        return envelope(type.apiVersion(), type.listKind(), builder.build());
     }
 
     private static Message message(String apiVersion, String kind, JsonNode object) {
@@ -164,8 +168,11 @@ public class ProtobufObjects {
         return out.toByteArray();
     }
 
-    /** The message of a kind: core v1's, and meta's Status (what errors and ERROR events carry). */
+    /** The message of a kind: core v1's, rbac v1's, and meta's Status (what errors and ERROR events carry). */
     private static Descriptor descriptor(String apiVersion, String kind) {
+        if (apiVersion.equals(RBAC_V1)) {
+            return V1Rbac.getDescriptor().findMessageTypeByName(kind);
+        }
         if (!apiVersion.equals("v1")) {
             return null;
         }

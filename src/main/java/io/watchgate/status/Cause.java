@@ -23,8 +23,10 @@ public record Cause(String reason, String message, String field) {
         return new Cause("FieldValueInvalid", "Invalid value: " + quote(value) + ": " + detail, field);
     }
 
+    /** {@code field: Required value[: detail]}: as in Kubernetes, an empty detail adds nothing. */
     public static Cause required(String field, String detail) {
-        return new Cause("FieldValueRequired", "Required value: " + detail, field);
+        return new Cause("FieldValueRequired", detail.isEmpty() ? "Required value" : "Required value: " + detail,
+                field);
     }
 
     public static Cause tooLong(String field, long limit) {

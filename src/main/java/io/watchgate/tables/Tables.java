@@ -8,6 +8,7 @@ import io.watchgate.crd.CrdSpec;
 import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.StoredObject;
+import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -119,6 +120,9 @@ public class Tables {
     private List<Column> columnsOf(ResourceType type) {
         if (type.group().isEmpty()) {
             return CoreColumns.BY_RESOURCE.getOrDefault(type.plural(), CoreColumns.DEFAULT);
+        }
+        if (RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type)) {
+            return RbacColumns.BY_RESOURCE.get(type.plural());
         }
         List<CrdSpec.PrinterColumn> printerColumns = customResources.versionOf(type)
                 .map(CrdSpec.Version::columns).orElse(List.of());

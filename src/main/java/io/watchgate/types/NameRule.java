@@ -7,5 +7,10 @@ public enum NameRule {
     /** Namespaces: lowercase RFC 1123 label, at most 63 characters. */
     DNS1123_LABEL,
     /** Services: RFC 1035 label (starts with a letter), at most 63 characters. */
-    DNS1035_LABEL
+    DNS1035_LABEL,
+    /**
+     * RBAC objects: any text that can stand as one segment of a URL path (not "." or "..", no '/' or '%'), so
+     * that {@code system:aggregate-to-admin} is a name.
+     */
+    PATH_SEGMENT
 }

@@ -28,10 +28,9 @@ public final class RbacTypes {
     }
 
     private static ResourceType type(String kind, String plural, String singular, boolean namespaced) {
-        // kube-apiserver names RBAC objects by path segment rules ("system:aggregate-to-admin"); the rbac-objects
-        // step gives them their own NameRule
+        // kube-apiserver names RBAC objects by path segment rules ("system:aggregate-to-admin")
         return new ResourceType(GROUP, "v1", kind, plural, singular, namespaced, List.of(),
-                NameRule.DNS1123_SUBDOMAIN, Map.of(), true, Map.of("metadata.ownerReferences", "uid"),
+                NameRule.PATH_SEGMENT, Map.of(), true, Map.of("metadata.ownerReferences", "uid"),
                 ResourceType.ALL_VERBS);
     }
 }

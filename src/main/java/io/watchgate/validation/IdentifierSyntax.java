@@ -38,6 +38,27 @@ public enum IdentifierSyntax {
                             + "'abc-123', regex used for validation is '" + DNS1035_LABEL_REGEX + "')";
         }
     },
+    /** RBAC object names, as apimachinery's path.IsValidPathSegmentName checks them. */
+    PATH_SEGMENT {
+        @Override
+        public String problem(String text) {
+            if (text.equals(".") || text.equals("..")) {
+                return "may not be '" + text + "'";
+            }
+            return prefixProblem(text);
+        }
+
+        /** A prefix may be "." (IsValidPathSegmentPrefix): a generated name then has more after it. */
+        @Override
+        public String prefixProblem(String prefix) {
+            for (String illegal : new String[] { "/", "%" }) {
+                if (prefix.contains(illegal)) {
+                    return "may not contain '" + illegal + "'";
+                }
+            }
+            return null;
+        }
+    },
     /** Label and annotation keys: an optional DNS subdomain prefix and '/', then a name part. */
     QUALIFIED_NAME {
         @Override

@@ -14,6 +14,9 @@ public final class NameGroups {
     public interface Dns1035Label {
     }
 
+    public interface PathSegment {
+    }
+
     private NameGroups() {
     }
 
@@ -22,6 +25,7 @@ public final class NameGroups {
             case DNS1123_SUBDOMAIN -> Dns1123Subdomain.class;
             case DNS1123_LABEL -> Dns1123Label.class;
             case DNS1035_LABEL -> Dns1035Label.class;
+            case PATH_SEGMENT -> PathSegment.class;
         };
     }
 }

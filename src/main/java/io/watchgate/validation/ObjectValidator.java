@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.Cause;
 import io.watchgate.status.Causes;
+import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.ConstraintViolation;
@@ -44,6 +45,11 @@ public class ObjectValidator {
     }
 
     public void validate(ResourceType type, ObjectNode object) {
+        validate(type, object, null);
+    }
+
+    /** @param old the object as stored, for an update: some rules (a binding's roleRef) forbid a change */
+    public void validate(ResourceType type, ObjectNode object, ObjectNode old) {
         MetadataView metadata = metadataOf(type, object);
         Set<? extends ConstraintViolation<?>> violations;
         Causes causes = new Causes();
@@ -69,6 +75,9 @@ public class ObjectValidator {
                 .map(ObjectValidator::causeOf)
                 .sorted(Comparator.comparing(Cause::field))
                 .forEach(causes::add);
+        if (RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type)) {
+            RbacObjectRules.check(type, object, old, causes);
+        }
         causes.countOmitted(budget.omitted());
         if (!causes.isEmpty()) {
             throw ApiException.invalid(type.group(), type.kind(), metadata.name(), causes);
@@ -158,6 +167,7 @@ public class ObjectValidator {
             case DNS1123_SUBDOMAIN -> IdentifierSyntax.DNS1123_SUBDOMAIN;
             case DNS1123_LABEL -> IdentifierSyntax.DNS1123_LABEL;
             case DNS1035_LABEL -> IdentifierSyntax.DNS1035_LABEL;
+            case PATH_SEGMENT -> IdentifierSyntax.PATH_SEGMENT;
         };
     }
 

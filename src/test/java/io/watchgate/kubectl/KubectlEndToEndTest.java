@@ -348,6 +348,64 @@ class KubectlEndToEndTest {
     }
 
     @Test
+    void rbacRolesBindingsAndTheAggregatedDefaults() {
+        succeeds(kubectl("create", "role", "pod-reader", "--verb=get,list,watch", "--resource=pods"),
+                "role.rbac.authorization.k8s.io/pod-reader created");
+        succeeds(kubectl("create", "rolebinding", "alice-reads-pods", "--role=pod-reader", "--user=alice"),
+                "rolebinding.rbac.authorization.k8s.io/alice-reads-pods created");
+        String clusterRole = namespace + ":pod-watcher"; // RBAC names are path segments: colons are fine
+        succeeds(kubectl("create", "clusterrole", clusterRole, "--verb=watch", "--resource=pods"),
+                "clusterrole.rbac.authorization.k8s.io/" + clusterRole + " created");
+        succeeds(kubectl("create", "clusterrolebinding", namespace + "-devs-view", "--clusterrole=view",
+                "--group=devs"), "clusterrolebinding.rbac.authorization.k8s.io/" + namespace + "-devs-view created");
+
+        succeeds(kubectl("get", "roles,rolebindings"),
+                "NAME +CREATED AT",
+                "role\\.rbac\\.authorization\\.k8s\\.io/pod-reader +\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ",
+                "",
+                "NAME +ROLE +AGE",
+                "rolebinding\\.rbac\\.authorization\\.k8s\\.io/alice-reads-pods +Role/pod-reader +\\d+s");
+        succeeds(kubectl("get", "rolebinding", "alice-reads-pods", "-o", "wide"),
+                "NAME +ROLE +AGE +USERS +GROUPS +SERVICEACCOUNTS",
+                "alice-reads-pods +Role/pod-reader +\\d+s +alice *");
+        succeeds(kubectl("get", "clusterrolebinding", namespace + "-devs-view", "-o", "wide"),
+                "NAME +ROLE +AGE +USERS +GROUPS +SERVICEACCOUNTS",
+                namespace + "-devs-view +ClusterRole/view +\\d+s +devs *");
+        succeeds(kubectl("get", "clusterrole", clusterRole, "-o", "jsonpath={.rules[0].verbs} {.rules[0].resources}"),
+                "\\[\"watch\"\\] \\[\"pods\"\\]");
+        succeeds(kubectl("create", "rolebinding", "bad", "--clusterrole=view", "--user=alice", "--dry-run=server",
+                "-o", "name"), "rolebinding.rbac.authorization.k8s.io/bad");
+
+        succeeds(kubectl("explain", "role.rules.verbs"),
+                "GROUP: +rbac\\.authorization\\.k8s\\.io", "KIND: +Role", "VERSION: +v1", "",
+                "FIELD: verbs <\\[\\]string>", ">>>>");
+
+        // view holds the rules it aggregates, filled in before the first request was taken
+        succeeds(kubectl("get", "clusterrole", "view", "-o", "yaml"),
+                "aggregationRule:",
+                "  clusterRoleSelectors:",
+                "  - matchLabels:",
+                "      rbac.authorization.k8s.io/aggregate-to-view: \"true\"",
+                "apiVersion: rbac.authorization.k8s.io/v1",
+                "kind: ClusterRole",
+                "metadata:",
+                ">>>>",
+                "rules:",
+                "- apiGroups:",
+                "  - \"\"",
+                "  resources:",
+                "  - pods",
+                "  - serviceaccounts",
+                "  - services",
+                "  - configmaps",
+                "  verbs:",
+                "  - get",
+                "  - list",
+                "  - watch",
+                ">>>>");
+    }
+
+    @Test
     void apiResourcesAndExplain() {
         succeeds(kubectl("api-resources"),
                 "NAME +SHORTNAMES +APIVERSION +NAMESPACED +KIND",

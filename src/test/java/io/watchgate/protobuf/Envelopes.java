@@ -20,17 +20,28 @@ final class Envelopes {
 
     /** The k8s\0 magic, then runtime.Unknown{typeMeta, raw, contentEncoding, contentType} around a core object. */
     static byte[] wrap(String kind, MessageLite object) {
+        return wrap("v1", kind, object);
+    }
+
+    /** The same around an object of any group's version ({@code rbac.authorization.k8s.io/v1}). */
+    static byte[] wrap(String apiVersion, String kind, MessageLite object) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(MAGIC);
         try {
             Runtime.Unknown.newBuilder()
-                    .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion("v1").setKind(kind))
+                    .setTypeMeta(Runtime.TypeMeta.newBuilder().setApiVersion(apiVersion).setKind(kind))
                     .setRaw(object.toByteString()).setContentEncoding("").setContentType("")
                     .build().writeTo(out);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /** The message of a served type: core v1's or rbac v1's. */
+    static com.google.protobuf.Descriptors.Descriptor descriptorOf(io.watchgate.types.ResourceType type) {
+        return (type.group().isEmpty() ? io.kubernetes.client.proto.V1.getDescriptor()
+                : io.kubernetes.client.proto.V1Rbac.getDescriptor()).findMessageTypeByName(type.kind());
     }
 
     /** The envelope of a body, checked to start with the magic. */

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
-import io.kubernetes.client.proto.V1;
 import io.watchgate.types.ResourceType;
 import io.watchgate.types.ResourceTypes;
 import java.io.InputStream;
@@ -38,7 +37,7 @@ class ProtobufInlineFieldsTest {
         Deque<Descriptor> todo = new ArrayDeque<>();
         for (ResourceType type : new ResourceTypes().all()) {
             if (protobuf.serves(type)) {
-                todo.add(V1.getDescriptor().findMessageTypeByName(type.kind()));
+                todo.add(Envelopes.descriptorOf(type));
             }
         }
         Set<String> visited = new HashSet<>();
