@@ -37,6 +37,8 @@ public class ClusterRoleAggregation {
     private static final Logger LOG = Logger.getLogger(ClusterRoleAggregation.class);
     /** A role changed by someone else between our read and our write is read again, this many times. */
     private static final int WRITE_ATTEMPTS = 8;
+    /** Aggregation chains are short (admin, edit, view); a cycle of roles selecting each other ends here. */
+    private static final int MAX_PASSES_AT_START = 16;
 
     private final Store store;
     private final ObjectWrites writes;
@@ -53,10 +55,15 @@ public class ClusterRoleAggregation {
         this.writes = writes;
     }
 
-    /** After the default roles and seed data exist: the first pass runs before the first request is taken. */
+    /**
+     * After the default roles and seed data exist: passes until one writes nothing (admin aggregates edit, which
+     * aggregates view), so that the roles are whole before the first request is taken.
+     */
     void start(@Observes @Priority(jakarta.interceptor.Interceptor.Priority.APPLICATION + 700) StartupEvent event) {
         registration = store.addCommitListener(this::committed);
-        aggregateAll();
+        for (int pass = 0; pass < MAX_PASSES_AT_START && aggregateAll() > 0; pass++) {
+            // each pass sees what the one before wrote
+        }
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -83,41 +90,65 @@ public class ClusterRoleAggregation {
         }
     }
 
-    /** One pass: each aggregated role brought up to date with the roles as they are now. */
-    void aggregateAll() {
-        for (JsonNode role : clusterRoles()) {
-            if (AggregatedRules.isAggregated(role)) {
-                aggregate(AggregatedRules.name(role));
+    /**
+     * One pass: each aggregated role brought up to date with the roles as they are now, and as this pass leaves
+     * them (a role written is seen so by the roles after it). Its own writes set off one more pass.
+     *
+     * @return how many roles it wrote
+     */
+    int aggregateAll() {
+        List<JsonNode> roles = clusterRoles();
+        List<String> aggregated = roles.stream().filter(AggregatedRules::isAggregated).map(AggregatedRules::name)
+                .toList();
+        int written = 0;
+        for (String name : aggregated) {
+            for (int attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+                Outcome outcome = aggregate(name, roles);
+                if (outcome == Outcome.WRITTEN) {
+                    written++;
+                }
+                if (outcome != Outcome.CONFLICT) {
+                    break;
+                }
+                roles = clusterRoles(); // someone else wrote: compute from what is there now
             }
         }
+        return written;
     }
 
-    private void aggregate(String name) {
-        for (int attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-            List<JsonNode> roles = clusterRoles();
-            JsonNode role = roles.stream().filter(each -> AggregatedRules.name(each).equals(name)).findFirst()
-                    .orElse(null);
-            if (role == null || !AggregatedRules.isAggregated(role)) {
-                return; // gone or no longer aggregated since the pass began
+    private enum Outcome { UNCHANGED, WRITTEN, CONFLICT, FAILED }
+
+    /** Brings {@code name} up to date given {@code roles}, replacing it there once written. */
+    private Outcome aggregate(String name, List<JsonNode> roles) {
+        int index = -1;
+        for (int i = 0; i < roles.size(); i++) {
+            if (AggregatedRules.name(roles.get(i)).equals(name)) {
+                index = i;
             }
-            ArrayNode rules = AggregatedRules.of(role, roles);
-            if (AggregatedRules.same(role.path("rules"), rules)) {
-                return;
+        }
+        JsonNode role = index < 0 ? null : roles.get(index);
+        if (role == null || !AggregatedRules.isAggregated(role)) {
+            return Outcome.UNCHANGED; // gone or no longer aggregated since the pass began
+        }
+        ArrayNode rules = AggregatedRules.of(role, roles);
+        if (AggregatedRules.same(role.path("rules"), rules)) {
+            return Outcome.UNCHANGED;
+        }
+        ObjectNode updated = ((ObjectNode) role).deepCopy();
+        updated.set("rules", rules);
+        try {
+            // pinned to the revision read: a concurrent change is computed from again, never overwritten
+            StoredObject written = writes.update(RbacTypes.CLUSTER_ROLES, "", name, updated, false, false)
+                    .toCompletableFuture().join();
+            roles.set(index, written.tree());
+            return Outcome.WRITTEN;
+        } catch (CompletionException | ApiException e) {
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof ApiException api && api.code() == 409) {
+                return Outcome.CONFLICT;
             }
-            ObjectNode updated = ((ObjectNode) role).deepCopy();
-            updated.set("rules", rules);
-            try {
-                // pinned to the revision read: a concurrent change is computed from again, never overwritten
-                writes.update(RbacTypes.CLUSTER_ROLES, "", name, updated, false, false).toCompletableFuture().join();
-                return;
-            } catch (CompletionException | ApiException e) {
-                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-                boolean conflict = cause instanceof ApiException api && api.code() == 409;
-                if (!conflict || attempt == WRITE_ATTEMPTS) {
-                    LOG.warnf("cannot update the rules of aggregated ClusterRole %s: %s", name, cause.getMessage());
-                    return;
-                }
-            }
+            LOG.warnf("cannot update the rules of aggregated ClusterRole %s: %s", name, cause.getMessage());
+            return Outcome.FAILED;
         }
     }
 

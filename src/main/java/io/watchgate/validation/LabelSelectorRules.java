@@ -21,9 +21,6 @@ final class LabelSelectorRules {
         matchLabels.fieldNames().forEachRemaining(keys::add);
         keys.sort(null); // Go ranges over a map in no order; sorted, the answer is at least the same each time
         for (String key : keys) {
-            if (!causes.accept()) {
-                return;
-            }
             labelKey(key, path + ".matchLabels", causes);
             String value = matchLabels.path(key).asText();
             String problem = IdentifierSyntax.labelValueProblem(value);
@@ -32,7 +29,7 @@ final class LabelSelectorRules {
             }
         }
         JsonNode expressions = selector.path("matchExpressions");
-        for (int i = 0; i < expressions.size() && causes.accept(); i++) {
+        for (int i = 0; i < expressions.size(); i++) {
             requirement(expressions.get(i), path + ".matchExpressions[" + i + "]", causes);
         }
     }
@@ -56,7 +53,7 @@ final class LabelSelectorRules {
             default -> causes.add(Cause.invalid(path + ".operator", operator, "not a valid selector operator"));
         }
         labelKey(requirement.path("key").asText(), path + ".key", causes);
-        for (int i = 0; i < values.size() && causes.accept(); i++) {
+        for (int i = 0; i < values.size(); i++) {
             String value = values.get(i).asText();
             String problem = IdentifierSyntax.labelValueProblem(value);
             if (problem != null) {

@@ -108,7 +108,7 @@ final class RbacObjectRules {
             }
         }
         JsonNode subjects = binding.path("subjects");
-        for (int i = 0; i < subjects.size() && causes.accept(); i++) {
+        for (int i = 0; i < subjects.size(); i++) {
             subject(subjects.get(i), namespaced, "subjects[" + i + "]", causes);
         }
         if (old != null && !sameRoleRef(old.path("roleRef"), roleRef)) {

@@ -46,7 +46,6 @@ final class Rbac {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("not within 10 s: " + what);
             }
-            Thread.onSpinWait();
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {

@@ -162,6 +162,16 @@ class RbacValidationTest {
     }
 
     @Test
+    void thousandsOfBadRulesCostAFewDozenCauses() {
+        String rules = String.join(",", java.util.Collections.nCopies(5000, "{}"));
+        post(Rbac.CLUSTER_ROLES, object("ClusterRole", "test:many-bad-rules", "\"rules\":[" + rules + "]"))
+                .then().statusCode(422)
+                .body("details.causes.size()", equalTo(io.watchgate.status.Causes.MAX))
+                .body("details.causes[31].field", equalTo("rules[10].apiGroups")); // three for each rule
+        given().get(Rbac.CLUSTER_ROLES + "/test:many-bad-rules").then().statusCode(404);
+    }
+
+    @Test
     void fieldsOfTheWrongTypeAreABadRequest() {
         post(Rbac.CLUSTER_ROLES, object("ClusterRole", "test:typed", "\"rules\":[{\"verbs\":\"get\"}]"))
                 .then().statusCode(400)
