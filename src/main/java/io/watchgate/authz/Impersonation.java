@@ -88,19 +88,27 @@ public class Impersonation {
         for (Map.Entry<String, String> header : headers) {
             String lower = header.getKey().toLowerCase(Locale.ROOT);
             if (lower.startsWith(EXTRA_PREFIX)) {
-                String key = URLDecoder.decode(lower.substring(EXTRA_PREFIX.length()), StandardCharsets.UTF_8);
+                String key = unescaped(lower.substring(EXTRA_PREFIX.length()));
                 extra.computeIfAbsent(key, k -> new ArrayList<>()).add(header.getValue());
             }
         }
         if (name == null || name.isEmpty()) {
+            if (groups.isEmpty() && (uid == null || uid.isEmpty()) && extra.isEmpty()) {
+                return requester; // empty headers claim nothing, as kube-apiserver reads them
+            }
             throw ApiException.badRequest("requested " + claimed(groups, uid, extra)
                     + " without impersonating a user");
         }
-        if (name.startsWith(SERVICE_ACCOUNT_PREFIX) && name.substring(SERVICE_ACCOUNT_PREFIX.length()).contains(":")) {
-            String[] parts = name.substring(SERVICE_ACCOUNT_PREFIX.length()).split(":", 2);
-            require(Attributes.resource(requester, "impersonate", "", "", "serviceaccounts", "", parts[0], parts[1]));
-            groups.add("system:serviceaccounts");
-            groups.add("system:serviceaccounts:" + parts[0]);
+        String[] serviceAccount = name.startsWith(SERVICE_ACCOUNT_PREFIX)
+                ? name.substring(SERVICE_ACCOUNT_PREFIX.length()).split(":", -1) : new String[0];
+        if (serviceAccount.length == 2 && !serviceAccount[0].isEmpty() && !serviceAccount[1].isEmpty()) {
+            // kube's SplitUsername: exactly namespace:name, else the name is an ordinary user's
+            require(Attributes.resource(requester, "impersonate", "", "", "serviceaccounts", "", serviceAccount[0],
+                    serviceAccount[1]));
+            if (groups.isEmpty()) {
+                groups.add("system:serviceaccounts");
+                groups.add("system:serviceaccounts:" + serviceAccount[0]);
+            }
         } else {
             require(Attributes.resource(requester, "impersonate", "", "", "users", "", "", name));
         }
@@ -117,11 +125,29 @@ public class Impersonation {
                         entry.getKey(), "", value));
             }
         }
-        String marker = name.equals(UserInfo.ANONYMOUS) ? UserInfo.UNAUTHENTICATED : UserInfo.AUTHENTICATED;
-        if (!groups.contains(UserInfo.AUTHENTICATED) && !groups.contains(UserInfo.UNAUTHENTICATED)) {
-            groups.add(marker);
+        if (name.equals(UserInfo.ANONYMOUS)) {
+            if (!groups.contains(UserInfo.UNAUTHENTICATED)) {
+                groups.add(UserInfo.UNAUTHENTICATED);
+            }
+        } else if (!groups.contains(UserInfo.AUTHENTICATED) && !groups.contains(UserInfo.UNAUTHENTICATED)) {
+            groups.add(UserInfo.AUTHENTICATED);
         }
         return new UserInfo(name, uid == null ? "" : uid, groups, extra);
+    }
+
+    /**
+     * An extra key as kube reads it from a header name (Go's {@code url.PathUnescape}): percent escapes decoded, a
+     * {@code +} kept; a key whose escapes do not decode is kept as sent.
+     */
+    static String unescaped(String key) {
+        if (key.indexOf('%') < 0) {
+            return key;
+        }
+        try {
+            return URLDecoder.decode(key.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return key;
+        }
     }
 
     private void require(Attributes claim) {

@@ -1,9 +1,13 @@
 package io.watchgate.authz;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Context;
 import io.watchgate.authn.UserInfo;
 import io.watchgate.authz.rbac.EscalationGuard;
+import io.watchgate.http.TooLongForAnEventLoop;
 import io.watchgate.objects.ObjectReads;
+import io.watchgate.objects.RbacDefaults;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
 import io.watchgate.types.RbacTypes;
@@ -37,7 +41,17 @@ public class RbacAdmission {
         if (!RbacTypes.isRbac(type) || authorization.alwaysAllows()) {
             return;
         }
+        if (Context.isOnEventLoopThread()) {
+            // the check costs what the writer holds times what it asks for: RBAC writes (rare) go to a worker
+            throw new TooLongForAnEventLoop("checking a write of RBAC permissions for escalation");
+        }
+        JsonNode checked = object;
+        if (object instanceof ObjectNode written) {
+            // checked as it will be stored: a roleRef without its apiGroup names the RBAC group, as kube defaults it
+            checked = written.deepCopy();
+            RbacDefaults.apply(type, (ObjectNode) checked);
+        }
         StoredObject previous = name.isEmpty() ? null : store.latest(ObjectReads.key(type, namespace, name));
-        guard.admit(authorization, user, type, namespace, name, object, previous == null ? null : previous.tree());
+        guard.admit(authorization, user, type, namespace, name, checked, previous == null ? null : previous.tree());
     }
 }

@@ -5,6 +5,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authn.Identities;
 import io.watchgate.metrics.Refusals;
+import io.watchgate.request.QueryParameters;
 import io.watchgate.request.RequestInfos;
 import io.watchgate.request.RouteOrder;
 import io.watchgate.status.ApiException;
@@ -34,6 +35,13 @@ public class RequestAuthorization {
     }
 
     private void authorize(RoutingContext context) {
+        if (QueryParameters.spelledOtherwise(context, "fieldSelector")) {
+            // the name authorized is read from fieldSelector; the list must not read another spelling of it
+            context.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                    .end(StatusBody.of(ApiException.badRequest("fieldSelector is spelled another way too in the"
+                            + " query; send it once, as fieldSelector")).toString());
+            return;
+        }
         Attributes request = Attributes.of(Identities.of(context), RequestInfos.of(context));
         Decision decision = authorization.authorize(request);
         if (decision.allowed()) {

@@ -10,12 +10,12 @@ import io.watchgate.types.ResourceType;
  * a User or Group subject without an apiGroup are in rbac.authorization.k8s.io. Clients rely on it: many manifests
  * name a user by kind and name alone, and validation would refuse them without it.
  */
-final class RbacDefaults {
+public final class RbacDefaults {
 
     private RbacDefaults() {
     }
 
-    static void apply(ResourceType type, ObjectNode object) {
+    public static void apply(ResourceType type, ObjectNode object) {
         if (!type.kind().endsWith("Binding")) {
             return;
         }

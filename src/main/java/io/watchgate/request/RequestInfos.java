@@ -16,11 +16,8 @@ public final class RequestInfos {
     public static RequestInfo of(RoutingContext context) {
         RequestInfo info = context.get(KEY);
         if (info == null) {
-            String query = context.request().query();
-            // the query is decoded here only when it has a parameter the parse reads (RESTEasy decodes it for itself)
-            String watch = query != null && query.contains("watch=") ? context.request().getParam("watch") : null;
-            String fieldSelector = query != null && query.contains("fieldSelector=")
-                    ? context.request().getParam("fieldSelector") : null;
+            String watch = QueryParameters.first(context, "watch");
+            String fieldSelector = QueryParameters.first(context, "fieldSelector");
             info = RequestInfoParser.parse(context.request().method().name(), context.normalizedPath(), watch,
                     fieldSelector);
             context.put(KEY, info);

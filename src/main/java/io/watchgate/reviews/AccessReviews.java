@@ -53,7 +53,11 @@ public class AccessReviews {
         } else if (type == ReviewTypes.LOCAL_SUBJECT_ACCESS_REVIEWS) {
             decide(local(namespace, review, spec, type), status);
         } else if (type == ReviewTypes.SELF_SUBJECT_RULES_REVIEWS) {
-            rules.answer(user, ReviewedRequest.text(spec, "namespace"), status);
+            String rulesNamespace = ReviewedRequest.text(spec, "namespace");
+            if (rulesNamespace.isEmpty()) {
+                throw ApiException.badRequest("no namespace on request"); // kube-apiserver's words
+            }
+            rules.answer(user, rulesNamespace, status);
         } else if (type == ReviewTypes.SELF_SUBJECT_REVIEWS) {
             review.remove("spec");
             identities.describe(user, status.putObject("userInfo"));

@@ -62,7 +62,7 @@ class AccessMatrixTest {
                 "secret-writer-" + run, "Group:ops"));
         created(Users.ADMIN, "/apis/rbac.authorization.k8s.io/v1/clusterroles", Rbac.clusterRole(
                 "ns-reader-" + run, Rbac.rule("", "namespaces", "get,list,watch"),
-                Rbac.rule("", "configmaps", "get", "shared")));
+                Rbac.rule("", "configmaps", "get,list", "shared")));
         created(Users.ADMIN, "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", Rbac.clusterRoleBinding(
                 "carol-reads-" + run, "ns-reader-" + run, "User:carol"));
         for (String namespace : new String[] { a, b }) {
@@ -143,6 +143,19 @@ class AccessMatrixTest {
         forbidden(Users.CAROL.request().delete("/api/v1/namespaces/" + a), "namespaces \"" + a + "\" is"
                 + " forbidden: User \"carol\" cannot delete resource \"namespaces\" in API group \"\" in the"
                 + " namespace \"" + a + "\"");
+    }
+
+    @Test
+    void aListLimitedToOneNameIsThatNameWhateverTheQuerySpells() {
+        Response one = Users.CAROL.request().queryParam("fieldSelector", "metadata.name=shared").get(configMaps(a));
+        allowed(one, 200);
+        assertEquals(List.of("shared"), one.jsonPath().getList("items.metadata.name"));
+        Response twice = Users.CAROL.request().queryParam("FieldSelector", "metadata.name=shared")
+                .queryParam("fieldSelector", "metadata.name=shared").get(configMaps(a));
+        assertEquals(400, twice.statusCode(), twice.asString());
+        Response otherwise = Users.CAROL.request().queryParam("FieldSelector", "metadata.name=shared")
+                .get(configMaps(a));
+        assertEquals(400, otherwise.statusCode(), "read by one reader and not another: " + otherwise.asString());
     }
 
     @Test

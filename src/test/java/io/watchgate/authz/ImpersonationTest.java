@@ -43,6 +43,27 @@ class ImpersonationTest {
     }
 
     @Test
+    void extraKeysAreReadAsKubeReadsThemAndEmptyHeadersClaimNothing() {
+        Users.ADMIN.request().header("Impersonate-User", "dave").header("Impersonate-Extra-%zz", "v")
+                .header("Impersonate-Extra-a%2Fb+c", "w").body("{}").post(WHO_AM_I).then().statusCode(201)
+                .body("status.userInfo.extra.'%zz'", contains("v"))
+                .body("status.userInfo.extra.'a/b+c'", contains("w"));
+        Users.ALICE.request().header("Impersonate-User", "").body("{}").post(WHO_AM_I).then().statusCode(201)
+                .body("status.userInfo.username", equalTo("alice"));
+    }
+
+    @Test
+    void aServiceAccountIsNamespaceAndNameAndNothingElse() {
+        Users.ADMIN.request().header("Impersonate-User", "system:serviceaccount:ns:robot").body("{}").post(WHO_AM_I)
+                .then().statusCode(201).body("status.userInfo.groups", contains("system:serviceaccounts",
+                        "system:serviceaccounts:ns", "system:authenticated"));
+        Users.ALICE.request().header("Impersonate-User", "system:serviceaccount:ns:a:b").body("{}").post(WHO_AM_I)
+                .then().statusCode(403).body("message", equalTo("users \"system:serviceaccount:ns:a:b\" is"
+                        + " forbidden: User \"alice\" cannot impersonate resource \"users\" in API group \"\" at the"
+                        + " cluster scope"));
+    }
+
+    @Test
     void aGrantToImpersonateOneUserIsThatUserOnly() {
         Users.ADMIN.request().body(Rbac.clusterRole("impersonate-erin", Rbac.rule("", "users", "impersonate",
                 "erin"))).post("/apis/rbac.authorization.k8s.io/v1/clusterroles").then().statusCode(201);

@@ -101,6 +101,12 @@ class AccessReviewsTest {
     }
 
     @Test
+    void aRulesReviewNamesItsNamespace() {
+        Users.ALICE.request().body("{\"spec\":{}}").post(AUTHORIZATION + "selfsubjectrulesreviews").then()
+                .statusCode(400).body("message", org.hamcrest.Matchers.equalTo("no namespace on request"));
+    }
+
+    @Test
     void whoAmI() {
         JsonPath me = review(Users.BOB, "/apis/authentication.k8s.io/v1/selfsubjectreviews",
                 "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"SelfSubjectReview\"}");

@@ -7,6 +7,9 @@ import java.util.TreeSet;
 /** Kube's text for a refused escalation, byte for byte: clients and operators match on it. */
 final class EscalationMessage {
 
+    /** Missing rules listed in a message at most. */
+    static final int MAX_LISTED = 100;
+
     private EscalationMessage() {
     }
 
@@ -25,9 +28,14 @@ final class EscalationMessage {
             message.append("not currently held: the rules requested break down into more than ")
                     .append(Coverage.MAX_ATOMS).append(" single permissions, too many to check");
         } else {
+            // kube lists them all, sorted; past a hundred, the first hundred as found and a count, so that a role
+            // of 10,000 missing permissions does not make a message of 10,000 lines before it is clipped
             TreeSet<String> descriptions = new TreeSet<>();
-            missing.forEach(rule -> descriptions.add(rule.compactString()));
+            missing.stream().limit(MAX_LISTED).forEach(rule -> descriptions.add(rule.compactString()));
             message.append("not currently held:\n").append(String.join("\n", descriptions));
+            if (missing.size() > MAX_LISTED) {
+                message.append("\n... and ").append(missing.size() - MAX_LISTED).append(" more");
+            }
         }
         if (!resolutionErrors.isEmpty()) {
             // kube prints a one-element []error holding the aggregate: brackets around it

@@ -11,7 +11,16 @@ final class GoQuoted {
     private GoQuoted() {
     }
 
+    /**
+     * Past this many chars a value is quoted clipped, followed by {@code ...}: names and values are unbounded in RBAC
+     * objects (path segments), and messages and cached errors quote them once per rule, atom or binding.
+     */
+    static final int MAX_QUOTED_CHARS = 256;
+
     static String of(String value) {
+        if (value.length() > MAX_QUOTED_CHARS) {
+            return of(value.substring(0, MAX_QUOTED_CHARS)) + "...";
+        }
         StringBuilder quoted = new StringBuilder(value.length() + 2).append('"');
         value.codePoints().forEach(c -> {
             switch (c) {

@@ -25,6 +25,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class WatchHub implements WatchLoop {
 
+    /** A grant is one compiled-rules lookup: a few hundred take well under a millisecond. */
+    private static final int GRANTS_PER_TURN = 256;
+
     private final Context context;
     private final EncodedEvents frames;
     private final WatchHubs hubs;
@@ -39,6 +42,10 @@ final class WatchHub implements WatchLoop {
     /** The watchers waiting for their clients to drain, longest waiting first, and the bytes each has queued. */
     private final Map<Watcher, Long> pinned = new LinkedHashMap<>();
     private final AtomicBoolean sheddingAsked = new AtomicBoolean();
+    /** A grant recheck was asked of this loop and has not begun; one pass at a time, and one more if asked meanwhile. */
+    private final AtomicBoolean recheckAsked = new AtomicBoolean();
+    private boolean rechecking;
+    private boolean recheckAgain;
 
     /** Must be created on the loop it serves. */
     WatchHub(Vertx vertx, Store store, EncodedEvents frames, WatchHubs hubs, MemoryBudget budget) {
@@ -185,19 +192,51 @@ final class WatchHub implements WatchLoop {
     }
 
     /**
-     * On this loop: each watcher asks its grant again, taking turns with the loop's other long work, and those whose
-     * grant no longer holds end cleanly.
+     * From any thread: permissions may have been taken away. Asks coalesce: however many changes come, this loop runs
+     * one pass over its watchers at a time, and one more if changes came during it.
      */
-    void recheckGrants() {
+    void recheckGrantsSoon() {
+        if (recheckAsked.compareAndSet(false, true)) {
+            context.runOnContext(v -> {
+                recheckAsked.set(false);
+                recheckGrants();
+            });
+        }
+    }
+
+    /**
+     * On this loop: each watcher asks its grant again, a batch a turn (taking turns with the loop's other long work),
+     * and those whose grant no longer holds end cleanly.
+     */
+    private void recheckGrants() {
+        if (rechecking) {
+            recheckAgain = true;
+            return;
+        }
+        rechecking = true;
         List<Watcher> all = new ArrayList<>();
         byResource.values().forEach(all::addAll);
-        for (Watcher watcher : all) {
-            turns.take(() -> {
+        recheckFrom(all, 0);
+    }
+
+    private void recheckFrom(List<Watcher> watchers, int from) {
+        turns.take(() -> {
+            int to = Math.min(watchers.size(), from + GRANTS_PER_TURN);
+            for (Watcher watcher : watchers.subList(from, to)) {
                 if (!watcher.hasEnded() && !watcher.spec().grant().holds()) {
                     watcher.end();
                 }
-            });
-        }
+            }
+            if (to < watchers.size()) {
+                recheckFrom(watchers, to);
+                return;
+            }
+            rechecking = false;
+            if (recheckAgain) {
+                recheckAgain = false;
+                recheckGrants();
+            }
+        });
     }
 
     /** Ends every watch of this loop cleanly (each with a last bookmark if it asked for bookmarks). */

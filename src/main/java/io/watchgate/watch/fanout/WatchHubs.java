@@ -117,7 +117,7 @@ public class WatchHubs {
      */
     public void recheckGrants() {
         for (WatchHub hub : hubs.values()) {
-            hub.context().runOnContext(v -> hub.recheckGrants());
+            hub.recheckGrantsSoon();
         }
     }
 

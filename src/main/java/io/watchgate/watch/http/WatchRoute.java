@@ -16,6 +16,7 @@ import io.watchgate.metrics.Refusals;
 import io.watchgate.objects.ReadConfig;
 import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.request.QueryFlags;
+import io.watchgate.request.QueryParameters;
 import io.watchgate.request.RequestInfo;
 import io.watchgate.request.RequestInfos;
 import io.watchgate.request.RouteOrder;
@@ -101,7 +102,7 @@ public class WatchRoute {
         WireFormat format;
         try {
             // the grammar reads a watch parameter that is no boolean as a watch, as kube-apiserver does: refused here
-            QueryFlags.bool("watch", request.getParam("watch"));
+            QueryFlags.bool("watch", QueryParameters.first(context, "watch"));
             Target target = info.namesObject()
                     ? Target.resolveObject(types, info.group(), info.version(), info.scopeNamespace(), info.resource())
                     : Target.resolve(types, info.group(), info.version(), info.scopeNamespace(), info.resource());
@@ -111,10 +112,11 @@ public class WatchRoute {
                     : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT), protobuf.serves(target.type()));
             format = negotiated.format();
             ObjectRendering rendering = rendering(target.type(), format, negotiated.tableVersion(),
-                    request.getParam("includeObject"));
+                    QueryParameters.first(context, "includeObject"));
             String lastEventId = format == WireFormat.SERVER_SENT_EVENTS ? request.getHeader("Last-Event-ID") : null;
             spec = WatchRequests.parse(target.type(), target.namespace(), info.namesObject() ? info.name() : null,
-                    request::getParam, lastEventId, rendering).grantedBy(grants.of(context));
+                    name -> QueryParameters.first(context, name), lastEventId, rendering)
+                    .grantedBy(grants.of(context));
         } catch (ApiException e) {
             reply(context, e);
             return;

@@ -74,6 +74,25 @@ class EscalationGuardTest {
     }
 
     @Test
+    void aRefusalOfHugeNamesAndManyRulesIsBoundedNotBuiltWhole() {
+        String huge = "n".repeat(1 << 20);
+        StringBuilder verbs = new StringBuilder();
+        StringBuilder resources = new StringBuilder();
+        for (int i = 0; i < 90; i++) { // 90 verbs of 100 resources: 9,000 single permissions, within the bound
+            verbs.append(i == 0 ? "" : ",").append("'verb-").append(i).append('\'');
+        }
+        for (int i = 0; i < 100; i++) {
+            resources.append(i == 0 ? "" : ",").append("'res-").append(i).append('\'');
+        }
+        ApiException refused = refusedRole(bob, "team", rule("{'verbs':[" + verbs + "],'apiGroups':[''],"
+                + "'resources':[" + resources + "],'resourceNames':['" + huge + "']}"));
+        assertEquals(403, refused.code());
+        assertTrue(refused.getMessage().length() < 16 * 1024, "a bounded message: " + refused.getMessage().length());
+        assertTrue(refused.getMessage().contains("\"" + "n".repeat(GoQuoted.MAX_QUOTED_CHARS) + "\"..."),
+                "a long name is quoted clipped");
+    }
+
+    @Test
     void whatIsHeldInOneNamespaceIsNotHeldInAnother() {
         ApiException refused = refusedRole(bob, "other",
                 rule("{'verbs':['get'],'apiGroups':[''],'resources':['pods']}"));
