@@ -152,9 +152,10 @@ public class ResourceVerbs {
         return placement.run(bytes, () -> {
             JsonNode object = requests.object(target.type(), headers, body);
             List<String> warnings = fieldChecks.check(target.type(), object, validation);
-            admission.admit(user, target.type(), namespaceOrEmpty(target), name, object);
+            // checked against the object it replaces, read again on each attempt (as kube checks in its update)
             return answer(writes.update(target.type(), namespaceOrEmpty(target), name, object, dryRun,
-                    target.status()),
+                    target.status(), desired -> admission.admit(user, target.type(), namespaceOrEmpty(target), name,
+                            desired)),
                     updated -> withWarnings(bodies.written(target.type(), 200, updated, representation), warnings));
         });
     }

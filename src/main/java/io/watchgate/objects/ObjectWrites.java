@@ -139,6 +139,15 @@ public class ObjectWrites {
      */
     public CompletionStage<StoredObject> update(ResourceType type, String namespace, String name, JsonNode requestBody,
             boolean dryRun, boolean statusOnly) {
+        return update(type, namespace, name, requestBody, dryRun, statusOnly, desired -> { });
+    }
+
+    /**
+     * @param inspect sees the object to be stored on each attempt, once the stored one it replaces was read (and may
+     *                refuse it): an escalation check must judge the update against what it actually replaces
+     */
+    public CompletionStage<StoredObject> update(ResourceType type, String namespace, String name, JsonNode requestBody,
+            boolean dryRun, boolean statusOnly, Consumer<ObjectNode> inspect) {
         ObjectNode body = BodyRules.requireObject(requestBody, type);
         BodyRules.conform(type, body, namespace, name);
         long expected = BodyRules.expectedRevision(type, body);
@@ -148,7 +157,9 @@ public class ObjectWrites {
             if (expected != 0 && expected != current.revision()) {
                 throw ApiException.conflict(type.group(), type.resource(), name);
             }
-            return commitReplacement(type, current, body.deepCopy(), dryRun, statusOnly);
+            ObjectNode desired = body.deepCopy();
+            inspect.accept(desired);
+            return commitReplacement(type, current, desired, dryRun, statusOnly);
         });
     }
 
