@@ -7,16 +7,17 @@ import java.lang.management.ThreadMXBean;
 import java.util.function.IntFunction;
 
 /**
- * Whether a cost grows linearly with its input: the work at ten times the size may take at most 15 times as long.
+ * Whether a cost grows linearly with its input: the work at ten times the size may take at most 20 times as long.
  * Both sizes are measured in one run as the fastest of a few repetitions, each from a collected heap, in CPU time
  * of the measuring thread: on a busy machine a short task fits in one time slice where a long one is shared, which
- * wall-clock time would count against it. A quadratic step shows as a ratio near 100, far from the bound.
+ * wall-clock time would count against it. A quadratic step shows as a ratio near 100, far from the bound; linear work
+ * has measured up to 15.7 on this 2-core machine under CI (a bound of 15 failed a CI run once).
  */
 public final class Linearity {
 
     private static final int REPETITIONS = 5;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final double BOUND = 15;
+    private static final double BOUND = 20;
 
     private Linearity() {
     }
@@ -32,14 +33,14 @@ public final class Linearity {
 
     /**
      * As {@link #assertLinear(String, IntFunction, int)}, but where caches and the collector make even linear work
-     * on this data grow faster than its size, the work may also grow up to 1.5 times as fast as {@code linear}, a
+     * on this data grow faster than its size, the work may also grow up to twice as fast as {@code linear}, a
      * task known to be linear (a deep copy of the same inputs, say): a quadratic step still grows some ten times
      * faster.
      */
     public static void assertLinear(String what, IntFunction<Runnable> work, IntFunction<Runnable> linear, int size) {
         double ratio = ratio(work, size);
         double reference = ratio(linear, size);
-        assertTrue(ratio <= BOUND || ratio <= 1.5 * reference, what + ": 10x the input took "
+        assertTrue(ratio <= BOUND || ratio <= 2 * reference, what + ": 10x the input took "
                 + String.format("%.1f", ratio) + "x as long, a linear task on it " + String.format("%.1f", reference)
                 + "x");
     }
