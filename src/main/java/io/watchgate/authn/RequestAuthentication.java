@@ -7,7 +7,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.request.RouteOrder;
 import io.watchgate.status.ApiException;
-import io.watchgate.status.StatusBody;
+import io.watchgate.status.StatusResponses;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.List;
@@ -43,8 +43,7 @@ public class RequestAuthentication {
                 : anonymous ? Optional.of(UserInfo.anonymous()) : Optional.empty();
         if (user.isEmpty()) {
             refusals.count(Refusals.Reason.UNAUTHORIZED);
-            context.response().setStatusCode(401).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .end(StatusBody.of(new ApiException(401, "Unauthorized", "Unauthorized")).toString());
+            StatusResponses.end(context.response(), new ApiException(401, "Unauthorized", "Unauthorized"));
             return;
         }
         Identities.put(context, user.get());

@@ -1,7 +1,6 @@
 package io.watchgate.authz;
 
 import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authn.Identities;
@@ -9,7 +8,7 @@ import io.watchgate.authn.UserInfo;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.request.RouteOrder;
 import io.watchgate.status.ApiException;
-import io.watchgate.status.StatusBody;
+import io.watchgate.status.StatusResponses;
 import io.watchgate.types.ReviewTypes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -62,8 +61,7 @@ public class Impersonation {
             if (e.code() == 403) {
                 refusals.count(Refusals.Reason.FORBIDDEN);
             }
-            context.response().setStatusCode(e.code()).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .end(StatusBody.of(e).toString());
+            StatusResponses.end(context.response(), e);
         }
     }
 

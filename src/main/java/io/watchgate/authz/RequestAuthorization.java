@@ -1,6 +1,5 @@
 package io.watchgate.authz;
 
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authn.Identities;
@@ -9,7 +8,7 @@ import io.watchgate.request.QueryParameters;
 import io.watchgate.request.RequestInfos;
 import io.watchgate.request.RouteOrder;
 import io.watchgate.status.ApiException;
-import io.watchgate.status.StatusBody;
+import io.watchgate.status.StatusResponses;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -37,9 +36,8 @@ public class RequestAuthorization {
     private void authorize(RoutingContext context) {
         if (QueryParameters.spelledOtherwise(context, "fieldSelector")) {
             // the name authorized is read from fieldSelector; the list must not read another spelling of it
-            context.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .end(StatusBody.of(ApiException.badRequest("fieldSelector is spelled another way too in the"
-                            + " query; send it once, as fieldSelector")).toString());
+            StatusResponses.end(context.response(), ApiException.badRequest("fieldSelector is spelled another way"
+                    + " too in the query; send it once, as fieldSelector"));
             return;
         }
         Attributes request = Attributes.of(Identities.of(context), RequestInfos.of(context));
@@ -49,8 +47,6 @@ public class RequestAuthorization {
             return;
         }
         refusals.count(Refusals.Reason.FORBIDDEN);
-        ApiException forbidden = Forbidden.of(request, decision.reason());
-        context.response().setStatusCode(403).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .end(StatusBody.of(forbidden).toString());
+        StatusResponses.end(context.response(), Forbidden.of(request, decision.reason()));
     }
 }
