@@ -217,32 +217,8 @@ public final class HostileApp implements AutoCloseable {
         }
     }
 
-    /**
-     * An {@code OutOfMemoryError}, and each report of an event loop blocked while it was running something. A report
-     * whose stack shows the loop waiting in its selector is left out: the checker measured a task that had already
-     * ended, stretched by a GC pause or by the other processes of a 2-core machine, which no request can cause.
-     */
+    /** What the app's log shows of harm to other clients: see {@link AppLogHarms}. */
     static List<String> harms(String log) {
-        List<String> harms = new ArrayList<>();
-        String[] lines = log.split("\n");
-        for (int i = 0; i < lines.length; i++) {
-            String line = lines[i];
-            if (line.contains("OutOfMemoryError")) {
-                harms.add(shortened(line));
-            } else if (line.contains("vert.x-eventloop-thread") && line.contains("has been blocked for")) {
-                boolean idle = false;
-                for (int j = i + 1; j < lines.length && lines[j].startsWith("\tat "); j++) {
-                    idle |= lines[j].contains("NioEventLoop.select(");
-                }
-                if (!idle) {
-                    harms.add(shortened(line));
-                }
-            }
-        }
-        return harms;
-    }
-
-    private static String shortened(String line) {
-        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
+        return AppLogHarms.in(log);
     }
 }
