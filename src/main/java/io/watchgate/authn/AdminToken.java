@@ -1,5 +1,6 @@
 package io.watchgate.authn;
 
+import io.watchgate.persistence.PrivateFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Establishes who sends each request on the API port, as kube-apiserver's authentication filter does: a bearer token
- * goes through the {@link TokenAuthenticator}s in turn and the first that recognizes it names the user; a token none
+ * Establishes who sends each request on the API port, as kube-apiserver's authentication filter does: a verified
+ * client certificate names the user first ({@link ClientCertificates}); else a bearer token goes through the
+ * {@link TokenAuthenticator}s in turn and the first that recognizes it names the user; a token none
  * recognizes is 401. A request without a bearer token is {@code system:anonymous} where anonymous requests are on
  * ({@code watchgate.auth.anonymous}), else 401. The 401 says nothing but "Unauthorized": not which part failed, and
  * nothing about any object.
@@ -23,11 +24,14 @@ import java.util.Optional;
 @ApplicationScoped
 public class RequestAuthentication {
 
+    private final ClientCertificates certificates;
     private final List<TokenAuthenticator> authenticators;
     private final boolean anonymous;
     private final Refusals refusals;
 
-    RequestAuthentication(@All List<TokenAuthenticator> authenticators, AuthConfig config, Refusals refusals) {
+    RequestAuthentication(ClientCertificates certificates, @All List<TokenAuthenticator> authenticators,
+            AuthConfig config, Refusals refusals) {
+        this.certificates = certificates;
         this.authenticators = List.copyOf(authenticators);
         this.anonymous = config.anonymous();
         this.refusals = refusals;
@@ -38,9 +42,12 @@ public class RequestAuthentication {
     }
 
     private void authenticate(RoutingContext context) {
-        String token = BearerToken.of(context.request().getHeader(HttpHeaders.AUTHORIZATION));
-        Optional<UserInfo> user = token != null ? recognize(token)
-                : anonymous ? Optional.of(UserInfo.anonymous()) : Optional.empty();
+        Optional<UserInfo> user = certificates.user(context.request());
+        if (user.isEmpty()) {
+            String token = BearerToken.of(context.request().getHeader(HttpHeaders.AUTHORIZATION));
+            user = token != null ? recognize(token)
+                    : anonymous ? Optional.of(UserInfo.anonymous()) : Optional.empty();
+        }
         if (user.isEmpty()) {
             refusals.count(Refusals.Reason.UNAUTHORIZED);
             StatusResponses.end(context.response(), new ApiException(401, "Unauthorized", "Unauthorized"));

@@ -12,9 +12,12 @@ import com.google.protobuf.Message;
 import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
+import io.kubernetes.client.proto.V1Authentication;
+import io.kubernetes.client.proto.V1Authorization;
 import io.kubernetes.client.proto.V1Rbac;
 import io.watchgate.status.ApiException;
 import io.watchgate.types.RbacTypes;
+import io.watchgate.types.ReviewTypes;
 import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.ByteArrayOutputStream;
@@ -24,8 +27,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Kubernetes' protobuf encoding ({@code application/vnd.kubernetes.protobuf}) of the core v1 and rbac v1 types, what
- * kubectl's typed commands and client-go speak: the {@code k8s\0} magic, a runtime.Unknown envelope naming the
+ * Kubernetes' protobuf encoding ({@code application/vnd.kubernetes.protobuf}) of the core v1 and rbac v1 types and of
+ * the reviews ({@code kubectl auth whoami} and {@code can-i}), what kubectl's typed commands and client-go speak: the {@code k8s\0} magic, a runtime.Unknown envelope naming the
  * type, and the type's message inside. Objects are kept as JSON; this reads protobuf bodies into that JSON and
  * writes it back out. Messages are handled by descriptor (DynamicMessage), so none of the generated classes'
  * code runs.
@@ -45,6 +48,8 @@ public class ProtobufObjects {
     private static final Descriptor TYPE_META = Runtime.getDescriptor().findMessageTypeByName("TypeMeta");
     private static final Descriptor LIST_META = Meta.getDescriptor().findMessageTypeByName("ListMeta");
     private static final String RBAC_V1 = RbacTypes.GROUP + "/v1";
+    private static final String AUTHENTICATION_V1 = ReviewTypes.AUTHENTICATION + "/v1";
+    private static final String AUTHORIZATION_V1 = ReviewTypes.AUTHORIZATION + "/v1";
     private static final Descriptor STATUS = Meta.getDescriptor().findMessageTypeByName("Status");
 
     private final ProtoToJson toJson;
@@ -53,9 +58,10 @@ public class ProtobufObjects {
         this.toJson = new ProtoToJson(mapper);
     }
 
-    /** Whether objects of {@code type} have a protobuf form: the core v1 and rbac v1 types, as in Kubernetes. */
+    /** Whether objects of {@code type} have a protobuf form: the core v1, rbac v1 and review types, as in Kubernetes. */
     public boolean serves(ResourceType type) {
-        boolean builtIn = type.group().isEmpty() || RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type);
+        boolean builtIn = type.group().isEmpty() || RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type)
+                || ReviewTypes.ALL.contains(type);
         return builtIn && descriptor(type.apiVersion(), type.kind()) != null;
     }
 
@@ -168,10 +174,19 @@ public class ProtobufObjects {
         return out.toByteArray();
     }
 
-    /** The message of a kind: core v1's, rbac v1's, and meta's Status (what errors and ERROR events carry). */
+    /**
+     * The message of a kind: core v1's, rbac v1's, the reviews', and meta's Status (what errors and ERROR events
+     * carry).
+     */
     private static Descriptor descriptor(String apiVersion, String kind) {
         if (apiVersion.equals(RBAC_V1)) {
             return V1Rbac.getDescriptor().findMessageTypeByName(kind);
+        }
+        if (apiVersion.equals(AUTHENTICATION_V1)) {
+            return V1Authentication.getDescriptor().findMessageTypeByName(kind);
+        }
+        if (apiVersion.equals(AUTHORIZATION_V1)) {
+            return V1Authorization.getDescriptor().findMessageTypeByName(kind);
         }
         if (!apiVersion.equals("v1")) {
             return null;

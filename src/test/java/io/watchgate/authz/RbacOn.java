@@ -5,10 +5,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.watchgate.tls.TestTls;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The server as it runs in production: no anonymous requests, RBAC, and users from a token file (see {@link Users}).
+ * The server as it runs in production: no anonymous requests, RBAC, users from a token file (see {@link Users}), and
+ * HTTPS with client certificates ({@link TestTls}) beside plain HTTP.
  * Every test of identity and access shares this profile, so the server starts once for them all.
  */
 public class RbacOn implements QuarkusTestProfile {
@@ -17,9 +20,11 @@ public class RbacOn implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("watchgate.auth.anonymous", "false",
+        Map<String, String> config = new HashMap<>(TestTls.config());
+        config.putAll(Map.of("watchgate.auth.anonymous", "false",
                 "watchgate.auth.authorization-mode", "RBAC",
-                "watchgate.auth.token-file", TOKEN_FILE.toString());
+                "watchgate.auth.token-file", TOKEN_FILE.toString()));
+        return config;
     }
 
     private static Path tokenFile() {

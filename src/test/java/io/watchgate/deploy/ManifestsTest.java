@@ -108,7 +108,7 @@ class ManifestsTest {
             JsonNode manifest = YAML.readTree(file.toFile());
             assertFalse(manifest.path("apiVersion").asText().isEmpty(), file + " has no apiVersion");
             assertFalse(manifest.path("kind").asText().isEmpty(), file + " has no kind");
-            if (!manifest.path("kind").asText().equals("Kustomization")) {
+            if (!List.of("Kustomization", "Component").contains(manifest.path("kind").asText())) {
                 assertFalse(manifest.at("/metadata/name").asText().isEmpty(), file + " has no name");
                 continue;
             }
@@ -131,15 +131,14 @@ class ManifestsTest {
 
     @Test
     void theContainerServesOnTheServersPortsAndTheServicesAndPolicyReachThem() {
-        JsonNode port = container().path("ports").get(0);
-        assertEquals("http", port.path("name").asText());
-        assertEquals(Integer.parseInt(defaults.getProperty("quarkus.http.port")), port.path("containerPort").asInt());
-        JsonNode management = container().path("ports").get(1);
-        assertEquals("management", management.path("name").asText());
-        assertEquals(Integer.parseInt(defaults.getProperty("quarkus.management.port")),
-                management.path("containerPort").asInt());
+        Map<String, Integer> ports = new HashMap<>();
+        container().path("ports").forEach(p -> ports.put(p.path("name").asText(), p.path("containerPort").asInt()));
+        assertEquals(Map.of("http", Integer.parseInt(defaults.getProperty("quarkus.http.port")),
+                "https", Integer.parseInt(defaults.getProperty("quarkus.http.ssl-port")),
+                "management", Integer.parseInt(defaults.getProperty("quarkus.management.port"))), ports);
         for (String service : List.of("Service/watchgate", "Service/watchgate-headless")) {
-            assertEquals("http", base(service).at("/spec/ports/0/targetPort").asText(), service);
+            assertEquals(List.of("http", "https"), base(service).at("/spec/ports").findValuesAsText("targetPort"),
+                    service + " reaches the API, not the management port");
         }
         List<String> named = container().path("ports").findValuesAsText("name");
         for (JsonNode rule : base("NetworkPolicy/watchgate").at("/spec/ingress")) {
@@ -215,6 +214,34 @@ class ManifestsTest {
         assertEquals("data", base("StatefulSet/watchgate").at("/spec/volumeClaimTemplates/0/metadata/name").asText());
         assertEquals("watchgate-config", base("StatefulSet/watchgate").at("/spec/template/spec/volumes").findValues(
                 "configMap").get(0).path("name").asText(), "the generated ConfigMap (kustomize adds its hash)");
+    }
+
+    @Test
+    void theCertManagerComponentMountsTheSecretItsCertificateFillsAndPointsTheTlsFilesAtIt() throws IOException {
+        Path component = K8S.resolve("components/cert-manager");
+        JsonNode certificate = YAML.readTree(component.resolve("certificate.yaml").toFile());
+        JsonNode patch = YAML.readTree(component.resolve("statefulset-tls.yaml").toFile());
+        JsonNode issuer = YAML.readTree(component.resolve("issuer.yaml").toFile());
+        assertEquals(issuer.at("/metadata/name").asText(), certificate.at("/spec/issuerRef/name").asText());
+        JsonNode secret = patch.at("/spec/template/spec/volumes/0");
+        assertEquals(certificate.at("/spec/secretName").asText(), secret.at("/secret/secretName").asText());
+        assertEquals(0440, secret.at("/secret/defaultMode").asInt(), "readable by the pod's fsGroup, not the world");
+        JsonNode container = patch.at("/spec/template/spec/containers/0");
+        assertEquals(container().path("name").asText(), container.path("name").asText());
+        String mount = container.at("/volumeMounts/0/mountPath").asText();
+        assertEquals(secret.path("name").asText(), container.at("/volumeMounts/0/name").asText());
+        String readme = Files.readString(Path.of("README.md"));
+        Map<String, String> env = new HashMap<>();
+        container.path("env").forEach(e -> env.put(e.path("name").asText(), e.path("value").asText()));
+        assertEquals(Map.of("WATCHGATE_TLS_CERT_FILE", mount + "/tls.crt", "WATCHGATE_TLS_KEY_FILE", mount + "/tls.key"),
+                env, "cert-manager's file names, in the mounted Secret");
+        for (String name : env.keySet()) {
+            String key = name.toLowerCase(java.util.Locale.ROOT).replace("watchgate_tls_", "watchgate.tls.")
+                    .replace('_', '-');
+            assertTrue(readme.contains("`" + key + "`"), name + " is no configuration key of the application");
+        }
+        assertTrue(container().path("ports").findValuesAsText("containerPort").contains(
+                defaults.getProperty("quarkus.http.ssl-port")), "the base serves the HTTPS port");
     }
 
     @Test

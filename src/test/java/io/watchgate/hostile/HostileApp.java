@@ -76,6 +76,7 @@ public final class HostileApp implements AutoCloseable {
         Path log = workDir.resolve("app.log");
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 HEAP, "-XX:+ExitOnOutOfMemoryError", "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=0",
+                "-Dquarkus.http.ssl-port=0",
                 "-Dwatchgate.storage.mode=durable", "-Dwatchgate.storage.data-dir=" + workDir.resolve("data"),
                 "-Dwatchgate.storage.create-data-dir=true",
                 "-Dquarkus.vertx.max-event-loop-execute-time=100ms", "-Dquarkus.vertx.warning-exception-time=100ms",

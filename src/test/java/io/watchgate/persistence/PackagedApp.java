@@ -47,6 +47,7 @@ public final class PackagedApp implements AutoCloseable {
                 : List.of(ProcessHandle.current().info().command().orElse("java")));
         // the management interface (health, metrics) on any free port: these tests do not call it
         command.addAll(List.of("-Xmx256m", "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=0",
+                "-Dquarkus.http.ssl-port=0", // HTTPS with the bootstrap certificate, on any free port
                 "-Dwatchgate.storage.mode=durable",
                 "-Dwatchgate.storage.data-dir=" + dataDir, "-Dwatchgate.storage.create-data-dir=true",
                 // open, as tests run (these test storage, not access); a test of access turns it on again

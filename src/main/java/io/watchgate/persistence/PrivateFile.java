@@ -1,4 +1,4 @@
-package io.watchgate.authn;
+package io.watchgate.persistence;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,15 +16,15 @@ import java.util.Set;
  * A file holding a credential: readable and writable by its owner only (mode 0600 where the file system has POSIX
  * permissions), and replaced whole, so that a reader (or a crash) never sees half of it.
  */
-final class PrivateFile {
+public final class PrivateFile {
 
-    static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+    public static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     private PrivateFile() {
     }
 
     /** Writes {@code content} to a temporary file beside {@code target}, syncs it, and moves it over the target. */
-    static void write(Path target, byte[] content) throws IOException {
+    public static void write(Path target, byte[] content) throws IOException {
         Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
         Files.deleteIfExists(temporary); // left by a crash, perhaps with other permissions
         // created 0600 from the start: a chmod after writing would leave a moment the credential is readable
@@ -47,7 +47,7 @@ final class PrivateFile {
     }
 
     /** Whether {@code file} is readable or writable by others than its owner (false where there are no modes). */
-    static boolean sharedWithOthers(Path file) throws IOException {
+    public static boolean sharedWithOthers(Path file) throws IOException {
         if (!posix(file)) {
             return false;
         }

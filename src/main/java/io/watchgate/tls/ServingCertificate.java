@@ -1,0 +1,99 @@
+package io.watchgate.tls;
+
+import io.quarkus.tls.runtime.KeyStoreAndKeyCertOptions;
+import io.quarkus.tls.runtime.KeyStoreProvider;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.watchgate.persistence.StorageConfig;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+
+/**
+ * What HTTPS serves: the configured certificate and key files, else (durable mode, bootstrap on) the certificates
+ * {@link BootstrapCertificates} keeps in the data directory, else nothing, and the API port is plain HTTP only.
+ *
+ * <p>It is the key store of the TLS configuration {@value ApiTls#NAME}, which the HTTP server takes by name when
+ * {@link ApiTls} says HTTPS is on: Quarkus asks for it before the server listens, and again at each {@link CertificateReload}. The files are read each time,
+ * so a renewed certificate is what the next handshake gets.
+ */
+@ApplicationScoped
+@Identifier(ApiTls.NAME)
+public class ServingCertificate implements KeyStoreProvider {
+
+    private static final Logger LOG = Logger.getLogger(ServingCertificate.class);
+
+    private final Optional<CertificateFiles> files;
+
+    public ServingCertificate(TlsConfig tls, StorageConfig storage) {
+        this.files = resolve(tls, storage);
+    }
+
+    private static Optional<CertificateFiles> resolve(TlsConfig tls, StorageConfig storage) {
+        if (tls.certFile().isPresent() != tls.keyFile().isPresent()) {
+            throw new IllegalStateException("watchgate.tls.cert-file and watchgate.tls.key-file go together: "
+                    + (tls.certFile().isPresent() ? "the key file" : "the certificate file") + " is not set");
+        }
+        if (tls.certFile().isPresent()) {
+            return Optional.of(new CertificateFiles(tls.certFile().get(), tls.keyFile().get(), Optional.empty()));
+        }
+        if (storage.mode() != StorageConfig.Mode.DURABLE || !tls.bootstrap()) {
+            return Optional.empty();
+        }
+        Path dataDir = Path.of(storage.dataDir()).toAbsolutePath();
+        if (!Files.isDirectory(dataDir) && !storage.createDataDir()) {
+            throw new IllegalStateException("the data directory " + dataDir + " does not exist: create it (or mount "
+                    + "the volume), or set watchgate.storage.create-data-dir=true");
+        }
+        try {
+            List<String> names = BootstrapCertificates.namesWith(tls.bootstrapNames().orElse(List.of()));
+            CertificateFiles made = BootstrapCertificates.ensure(dataDir, names, Instant.now());
+            LOG.infof("HTTPS serves the bootstrap certificate %s (for %s), signed by the CA %s", made.cert(),
+                    String.join(", ", names), made.authority().orElseThrow());
+            return Optional.of(made);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public KeyStoreAndKeyCertOptions getKeyStore(Vertx vertx) {
+        if (files.isEmpty()) {
+            return null;
+        }
+        try {
+            PemKeyCertOptions options = new PemKeyCertOptions()
+                    .addCertValue(Buffer.buffer(Pem.read(files.get().cert(), "the certificate file")))
+                    .addKeyValue(Buffer.buffer(Pem.privateKeyAsPkcs8(Pem.read(files.get().key(), "the key file"))));
+            return new KeyStoreAndKeyCertOptions(options.loadKeyStore(vertx), options);
+        } catch (Exception e) {
+            throw new IllegalStateException("HTTPS cannot serve " + files.get().cert() + " with the key "
+                    + files.get().key() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether the API port also listens for HTTPS. */
+    public boolean serving() {
+        return files.isPresent();
+    }
+
+    /** The CA (PEM) that signed the bootstrap certificate, for a kubeconfig to trust; empty for configured files. */
+    public Optional<byte[]> bootstrapAuthority() throws IOException {
+        if (files.isEmpty() || files.get().authority().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(Pem.read(files.get().authority().get(), "the bootstrap CA file"));
+    }
+
+    Optional<CertificateFiles> files() {
+        return files;
+    }
+}
