@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class InFlightLimit {
 
     /** kube-apiserver's non-mutating verbs; for a request outside the API, the lowercased method. */
-    private static final Set<String> READ_VERBS = Set.of(RequestInfo.GET, RequestInfo.LIST, RequestInfo.WATCH,
+    public static final Set<String> READ_VERBS = Set.of(RequestInfo.GET, RequestInfo.LIST, RequestInfo.WATCH,
             "head", "options");
     /** kube-apiserver's BasicLongRunningRequestCheck: these verbs and subresources may run for as long as they like. */
     private static final Set<String> LONG_RUNNING_VERBS = Set.of(RequestInfo.WATCH, RequestInfo.PROXY);
@@ -71,7 +71,7 @@ public class InFlightLimit {
         if (inFlight.incrementAndGet() > limit) {
             inFlight.decrementAndGet();
             refusals.count(mutating ? Refusals.Reason.MUTATING_REQUESTS_INFLIGHT : Refusals.Reason.REQUESTS_INFLIGHT);
-            refuse(context);
+            refuse(context, 1);
             return;
         }
         // called once: at the response's end, or at its connection's close or failure, whichever comes first
@@ -79,18 +79,22 @@ public class InFlightLimit {
         context.next();
     }
 
-    static boolean longRunning(RequestInfo info) {
+    public static boolean longRunning(RequestInfo info) {
         return LONG_RUNNING_VERBS.contains(info.verb())
                 || (info.resourceRequest() && LONG_RUNNING_SUBRESOURCES.contains(info.subresource()));
     }
 
-    /** kube-apiserver's answer, word for word; a body left unread closes the connection after it. */
-    private static void refuse(RoutingContext context) {
+    /**
+     * kube-apiserver's answer, word for word, with {@code Retry-After} in seconds; a body left unread closes the
+     * connection after it.
+     */
+    public static void refuse(RoutingContext context, long retryAfterSeconds) {
         ApiException e = new ApiException(429, "TooManyRequests", "Too many requests, please try again later.",
-                ApiException.Details.NONE, 1, null);
+                ApiException.Details.NONE, (int) retryAfterSeconds, null);
         HttpServerRequest request = context.request();
         HttpServerResponse response = context.response().setStatusCode(429)
-                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json").putHeader("Retry-After", "1");
+                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .putHeader("Retry-After", Long.toString(retryAfterSeconds));
         if (request.version() != HttpVersion.HTTP_2 && hasBody(request)) {
             response.putHeader(HttpHeaders.CONNECTION, "close");
         }

@@ -36,7 +36,13 @@ public class Refusals {
         /** A request without credentials (anonymous requests off) or with credentials no authenticator recognized. */
         UNAUTHORIZED("unauthorized"),
         /** A request the user may not make. */
-        FORBIDDEN("forbidden");
+        FORBIDDEN("forbidden"),
+        /** A request past {@code watchgate.fairness.max-requests-inflight-per-user}. */
+        USER_REQUESTS_INFLIGHT("user-requests-inflight"),
+        /** A watch past {@code watchgate.fairness.max-watches-per-user}. */
+        USER_WATCHES("user-watches"),
+        /** A write past {@code watchgate.fairness.mutating-requests-per-second-per-user} and its burst. */
+        USER_WRITE_RATE("user-write-rate");
 
         private final String tag;
 

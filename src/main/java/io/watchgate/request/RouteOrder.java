@@ -22,6 +22,8 @@ public enum RouteOrder {
     PATH_TEMPLATE(Integer.MIN_VALUE),
     /** Counts writes as they end: before every route that may refuse one, the body limit included. */
     WRITE_COUNTING(Integer.MIN_VALUE),
+    /** Writes each request's audit event as its response ends: before every route that may refuse it. */
+    AUDIT(Integer.MIN_VALUE),
     /** Refuses requests naming a host the API is not served under (DNS rebinding), before anything else does. */
     ALLOWED_HOSTS(Integer.MIN_VALUE + 1),
     /** Refuses bodies that announce a length over the limit, before anything reads them. */
@@ -36,15 +38,20 @@ public enum RouteOrder {
     /** Lets an authenticated user act as another ({@code Impersonate-User}) where allowed to, or refuses (403). */
     IMPERSONATION(Integer.MIN_VALUE + 4),
     /**
+     * Refuses with 429 a user past its own share (requests in flight, watches, writes per second): once the user is
+     * known, before the server-wide places in flight, so that a user over its share takes none of them.
+     */
+    USER_LIMITS(Integer.MIN_VALUE + 5),
+    /**
      * Takes one of the places for requests in flight, or refuses the request with 429: after the refusals that cost
      * nothing (so they take no place), before anything reads a body or serves the request.
      */
-    IN_FLIGHT(Integer.MIN_VALUE + 5),
+    IN_FLIGHT(Integer.MIN_VALUE + 6),
     /**
      * Decides whether the user may do what the request asks, or refuses it with 403: after the in-flight limit (as
      * kube-apiserver), before anything reads a body or serves the request, watches included.
      */
-    AUTHORIZATION(Integer.MIN_VALUE + 6),
+    AUTHORIZATION(Integer.MIN_VALUE + 7),
     /** Serves watches, after Quarkus' own handlers (CORS among them) and before RESTEasy, which serves the rest. */
     WATCH(9_000);
 

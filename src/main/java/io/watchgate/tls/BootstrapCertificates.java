@@ -12,6 +12,7 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
+import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
@@ -41,8 +42,9 @@ import org.bouncycastle.cert.X509CertificateHolder;
  * The certificates of a new durable server, as k3s makes its own: a CA ({@value #CA_CERT}, ten years) and a serving
  * certificate it signs ({@value #SERVING_CERT}, one year, for localhost, the loopback addresses and the configured
  * names), ECDSA P-256, in the data directory's {@code tls/} with the keys 0600. Kept across starts; the serving
- * certificate is issued again by the same CA when it has less than 90 days left or lacks a configured name, so the
- * CA a kubeconfig trusts stays the same.
+ * certificate is issued again by the same CA when it has less than 90 days left, lacks a configured name, or does not
+ * pair with its key, so the CA a kubeconfig trusts stays the same. Called at start and at each
+ * {@link CertificateReload}, so that a server running for a year renews its certificate too.
  */
 final class BootstrapCertificates {
 
@@ -73,17 +75,17 @@ final class BootstrapCertificates {
         Path servingCert = directory.resolve(SERVING_CERT);
         Path servingKey = directory.resolve(SERVING_KEY);
         try {
-            if (!Files.exists(caCert) || !Files.exists(caKey)) {
+            if (!pairs(caCert, caKey, "the bootstrap CA")) {
                 KeyPair ca = newKeyPair();
                 X509Certificate caCertificate = caCertificate(ca, now);
                 PrivateFile.write(caKey, pem(ca.getPrivate()));
                 PrivateFile.write(caCert, pem(caCertificate));
                 Files.deleteIfExists(servingCert); // signed by a CA that is gone
             }
-            if (!Files.exists(servingCert) || !Files.exists(servingKey)
-                    || needsRenewal(Pem.certificates(Pem.read(servingCert, "the bootstrap certificate")).get(0), names,
-                            now)) {
-                X509Certificate caCertificate = Pem.certificates(Pem.read(caCert, "the bootstrap CA")).get(0);
+            X509Certificate caCertificate = Pem.certificates(Pem.read(caCert, "the bootstrap CA")).get(0);
+            if (!pairs(servingCert, servingKey, "the bootstrap certificate")
+                    || needsRenewal(Pem.certificates(Pem.read(servingCert, "the bootstrap certificate")).get(0),
+                            caCertificate, names, now)) {
                 PrivateKey signingKey = Pem.privateKey(Pem.read(caKey, "the bootstrap CA key"));
                 KeyPair serving = newKeyPair();
                 PrivateFile.write(servingKey, pem(serving.getPrivate()));
@@ -102,10 +104,37 @@ final class BootstrapCertificates {
                 .filter(name -> !name.isEmpty()).distinct().toList();
     }
 
-    private static boolean needsRenewal(X509Certificate serving, List<String> names, Instant now)
+    /**
+     * Whether the certificate and key files are there and belong together: a crash between writing one and the other
+     * must not leave a pair that fails every handshake.
+     */
+    private static boolean pairs(Path cert, Path key, String what) throws IOException, GeneralSecurityException {
+        if (!Files.exists(cert) || !Files.exists(key)) {
+            return false;
+        }
+        X509Certificate certificate = Pem.certificates(Pem.read(cert, what)).get(0);
+        PrivateKey privateKey = Pem.privateKey(Pem.read(key, what + " key"));
+        byte[] challenge = new byte[32];
+        RANDOM.nextBytes(challenge);
+        Signature signer = Signature.getInstance(SIGNATURE);
+        signer.initSign(privateKey);
+        signer.update(challenge);
+        byte[] signature = signer.sign();
+        Signature verifier = Signature.getInstance(SIGNATURE);
+        verifier.initVerify(certificate.getPublicKey());
+        verifier.update(challenge);
+        return verifier.verify(signature);
+    }
+
+    private static boolean needsRenewal(X509Certificate serving, X509Certificate ca, List<String> names, Instant now)
             throws GeneralSecurityException {
         if (serving.getNotAfter().toInstant().isBefore(now.plus(RENEW_BEFORE))) {
             return true;
+        }
+        try {
+            serving.verify(ca.getPublicKey());
+        } catch (GeneralSecurityException e) {
+            return true; // signed by another CA than the one a kubeconfig trusts
         }
         List<String> covered = serving.getSubjectAlternativeNames() == null ? List.of()
                 : serving.getSubjectAlternativeNames().stream().map(entry -> String.valueOf(entry.get(1)))

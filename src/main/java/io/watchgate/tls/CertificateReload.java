@@ -37,6 +37,7 @@ class CertificateReload {
     private static final Logger LOG = Logger.getLogger(CertificateReload.class);
 
     private final List<Path> files = new ArrayList<>();
+    private final ServingCertificate serving;
     private final TlsConfig config;
     private final Vertx vertx;
     private final TlsConfigurationRegistry registry;
@@ -49,6 +50,7 @@ class CertificateReload {
     CertificateReload(TlsConfig config, @Identifier(ApiTls.NAME) ServingCertificate serving, Vertx vertx, TlsConfigurationRegistry registry,
             Event<CertificateUpdatedEvent> updated, MeterRegistry meters) {
         this.config = config;
+        this.serving = serving;
         this.vertx = vertx;
         this.registry = registry;
         this.updated = updated;
@@ -89,6 +91,11 @@ class CertificateReload {
 
     /** Loads the files again if their content changed since the last look; each version is tried once. */
     synchronized void checkNow() {
+        try {
+            serving.renewBootstrap();
+        } catch (IOException | RuntimeException e) {
+            LOG.errorf("the bootstrap certificate cannot be renewed: %s", e.getMessage());
+        }
         byte[] digest = digestOrNull();
         if (digest == null || java.util.Arrays.equals(digest, seen)) {
             return; // a file missing for a moment, as a Secret volume is updated, is looked at again next time

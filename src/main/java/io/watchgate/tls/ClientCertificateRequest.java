@@ -21,7 +21,7 @@ class ClientCertificateRequest implements HttpServerOptionsCustomizer {
 
     @Override
     public void customizeHttpsServer(HttpServerOptions options) {
-        if (authority.configured()) {
+        if (authority.configured() && options.getClientAuth() == ClientAuth.NONE) { // REQUIRED, if so set, stays
             options.setClientAuth(ClientAuth.REQUEST);
         }
     }

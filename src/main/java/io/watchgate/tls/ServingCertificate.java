@@ -32,32 +32,46 @@ public class ServingCertificate implements KeyStoreProvider {
     private static final Logger LOG = Logger.getLogger(ServingCertificate.class);
 
     private final Optional<CertificateFiles> files;
+    private final boolean bootstrapped;
+    private final Path dataDir;
+    private final List<String> bootstrapNames;
 
     public ServingCertificate(TlsConfig tls, StorageConfig storage) {
+        this.dataDir = Path.of(storage.dataDir()).toAbsolutePath();
+        this.bootstrapNames = BootstrapCertificates.namesWith(tls.bootstrapNames().orElse(List.of()));
         this.files = resolve(tls, storage);
+        this.bootstrapped = files.isPresent() && tls.certFile().isEmpty();
     }
 
-    private static Optional<CertificateFiles> resolve(TlsConfig tls, StorageConfig storage) {
+    /** Issues the bootstrap serving certificate again if it nears its end; nothing for configured files. */
+    void renewBootstrap() throws IOException {
+        if (bootstrapped) {
+            BootstrapCertificates.ensure(dataDir, bootstrapNames, Instant.now());
+        }
+    }
+
+    private Optional<CertificateFiles> resolve(TlsConfig tls, StorageConfig storage) {
         if (tls.certFile().isPresent() != tls.keyFile().isPresent()) {
             throw new IllegalStateException("watchgate.tls.cert-file and watchgate.tls.key-file go together: "
                     + (tls.certFile().isPresent() ? "the key file" : "the certificate file") + " is not set");
         }
         if (tls.certFile().isPresent()) {
-            return Optional.of(new CertificateFiles(tls.certFile().get(), tls.keyFile().get(), Optional.empty()));
+            // cert-manager's Secrets hold the issuing CA beside the certificate: the kubeconfig can trust it
+            Path authority = tls.certFile().get().resolveSibling("ca.crt");
+            return Optional.of(new CertificateFiles(tls.certFile().get(), tls.keyFile().get(),
+                    Files.isRegularFile(authority) ? Optional.of(authority) : Optional.empty()));
         }
         if (storage.mode() != StorageConfig.Mode.DURABLE || !tls.bootstrap()) {
             return Optional.empty();
         }
-        Path dataDir = Path.of(storage.dataDir()).toAbsolutePath();
         if (!Files.isDirectory(dataDir) && !storage.createDataDir()) {
             throw new IllegalStateException("the data directory " + dataDir + " does not exist: create it (or mount "
                     + "the volume), or set watchgate.storage.create-data-dir=true");
         }
         try {
-            List<String> names = BootstrapCertificates.namesWith(tls.bootstrapNames().orElse(List.of()));
-            CertificateFiles made = BootstrapCertificates.ensure(dataDir, names, Instant.now());
+            CertificateFiles made = BootstrapCertificates.ensure(dataDir, bootstrapNames, Instant.now());
             LOG.infof("HTTPS serves the bootstrap certificate %s (for %s), signed by the CA %s", made.cert(),
-                    String.join(", ", names), made.authority().orElseThrow());
+                    String.join(", ", bootstrapNames), made.authority().orElseThrow());
             return Optional.of(made);
         } catch (IOException e) {
             throw new UncheckedIOException(e.getMessage(), e);
@@ -85,12 +99,15 @@ public class ServingCertificate implements KeyStoreProvider {
         return files.isPresent();
     }
 
-    /** The CA (PEM) that signed the bootstrap certificate, for a kubeconfig to trust; empty for configured files. */
+    /**
+     * The CA (PEM) for a kubeconfig to trust: the bootstrap CA, or the {@code ca.crt} beside a configured certificate
+     * (as in cert-manager's Secrets); empty otherwise, and clients trust their system's CAs.
+     */
     public Optional<byte[]> bootstrapAuthority() throws IOException {
         if (files.isEmpty() || files.get().authority().isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(Pem.read(files.get().authority().get(), "the bootstrap CA file"));
+        return Optional.of(Pem.read(files.get().authority().get(), "the CA file"));
     }
 
     Optional<CertificateFiles> files() {

@@ -11,20 +11,34 @@ import java.util.Map;
 
 /**
  * The server as it runs in production: no anonymous requests, RBAC, users from a token file (see {@link Users}), and
- * HTTPS with client certificates ({@link TestTls}) beside plain HTTP.
+ * HTTPS with client certificates ({@link TestTls}) beside plain HTTP, and an audit log ({@link #AUDIT_LOG}).
  * Every test of identity and access shares this profile, so the server starts once for them all.
  */
 public class RbacOn implements QuarkusTestProfile {
 
     static final Path TOKEN_FILE = tokenFile();
+    /** The audit log of every request the tests of this profile send. */
+    public static final Path AUDIT_LOG = auditLog();
 
     @Override
     public Map<String, String> getConfigOverrides() {
         Map<String, String> config = new HashMap<>(TestTls.config());
         config.putAll(Map.of("watchgate.auth.anonymous", "false",
                 "watchgate.auth.authorization-mode", "RBAC",
-                "watchgate.auth.token-file", TOKEN_FILE.toString()));
+                "watchgate.auth.token-file", TOKEN_FILE.toString(),
+                "watchgate.audit.enabled", "true",
+                "watchgate.audit.log-path", AUDIT_LOG.toString()));
         return config;
+    }
+
+    private static Path auditLog() {
+        try {
+            Path file = Files.createTempFile("watchgate-audit-", ".log");
+            file.toFile().deleteOnExit();
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Path tokenFile() {

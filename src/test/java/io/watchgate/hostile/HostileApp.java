@@ -82,7 +82,10 @@ public final class HostileApp implements AutoCloseable {
                 "-Dquarkus.vertx.max-event-loop-execute-time=100ms", "-Dquarkus.vertx.warning-exception-time=100ms",
                 "-Dwatchgate.event-loop.blocked-check-interval=20ms", "-Xlog:gc:stdout:time",
                 // open, as tests run: the hostile cases are about load and input, not access
-                "-Dwatchgate.auth.anonymous=true", "-Dwatchgate.auth.authorization-mode=AlwaysAllow"));
+                "-Dwatchgate.auth.anonymous=true", "-Dwatchgate.auth.authorization-mode=AlwaysAllow",
+                // and without per-user shares: every request of these tests is the same anonymous user
+                "-Dwatchgate.fairness.max-requests-inflight-per-user=0", "-Dwatchgate.fairness.max-watches-per-user=0",
+                "-Dwatchgate.fairness.mutating-requests-per-second-per-user=0"));
         for (String property : properties) {
             command.add("-D" + property);
         }

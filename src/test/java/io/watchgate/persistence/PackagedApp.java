@@ -51,7 +51,10 @@ public final class PackagedApp implements AutoCloseable {
                 "-Dwatchgate.storage.mode=durable",
                 "-Dwatchgate.storage.data-dir=" + dataDir, "-Dwatchgate.storage.create-data-dir=true",
                 // open, as tests run (these test storage, not access); a test of access turns it on again
-                "-Dwatchgate.auth.anonymous=true", "-Dwatchgate.auth.authorization-mode=AlwaysAllow"));
+                "-Dwatchgate.auth.anonymous=true", "-Dwatchgate.auth.authorization-mode=AlwaysAllow",
+                // and without per-user shares: every request of these tests is the same anonymous user
+                "-Dwatchgate.fairness.max-requests-inflight-per-user=0", "-Dwatchgate.fairness.max-watches-per-user=0",
+                "-Dwatchgate.fairness.mutating-requests-per-second-per-user=0"));
         for (String property : properties) {
             command.add("-D" + property);
         }

@@ -40,8 +40,13 @@ final class Envelopes {
 
     /** The message of a served type: core v1's or rbac v1's. */
     static com.google.protobuf.Descriptors.Descriptor descriptorOf(io.watchgate.types.ResourceType type) {
-        return (type.group().isEmpty() ? io.kubernetes.client.proto.V1.getDescriptor()
-                : io.kubernetes.client.proto.V1Rbac.getDescriptor()).findMessageTypeByName(type.kind());
+        com.google.protobuf.Descriptors.FileDescriptor file = switch (type.group()) {
+            case "" -> io.kubernetes.client.proto.V1.getDescriptor();
+            case "authentication.k8s.io" -> io.kubernetes.client.proto.V1Authentication.getDescriptor();
+            case "authorization.k8s.io" -> io.kubernetes.client.proto.V1Authorization.getDescriptor();
+            default -> io.kubernetes.client.proto.V1Rbac.getDescriptor();
+        };
+        return file.findMessageTypeByName(type.kind());
     }
 
     /** The envelope of a body, checked to start with the magic. */

@@ -80,6 +80,26 @@ class BootstrapCertificatesTest {
         assertFalse(Files.exists(data.resolve("tls/serving.crt.tmp")));
     }
 
+    @Test
+    void aKeyThatDoesNotPairWithItsCertificateHasBothMadeAgain() throws Exception {
+        CertificateFiles first = BootstrapCertificates.ensure(data, NAMES, Instant.now());
+        X509Certificate old = certificate(first.cert());
+        // as a crash between writing the new key and the new certificate would leave them
+        TestPki.Issued stranger = TestPki.ca("stranger");
+        stranger.writeKey(first.key());
+        CertificateFiles again = BootstrapCertificates.ensure(data, NAMES, Instant.now());
+        X509Certificate fresh = certificate(again.cert());
+        assertNotEquals(old.getSerialNumber(), fresh.getSerialNumber());
+        assertFalse(fresh.getPublicKey().equals(stranger.certificate().getPublicKey()));
+        java.security.Signature signer = java.security.Signature.getInstance("SHA256withECDSA");
+        signer.initSign(Pem.privateKey(Files.readAllBytes(again.key())));
+        signer.update(new byte[] {1, 2, 3});
+        java.security.Signature verifier = java.security.Signature.getInstance("SHA256withECDSA");
+        verifier.initVerify(fresh.getPublicKey());
+        verifier.update(new byte[] {1, 2, 3});
+        assertTrue(verifier.verify(signer.sign()), "the new key and certificate pair");
+    }
+
     private static X509Certificate certificate(Path file) throws Exception {
         return Pem.certificates(Files.readAllBytes(file)).get(0);
     }
