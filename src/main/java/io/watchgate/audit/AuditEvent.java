@@ -8,6 +8,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 
@@ -25,6 +27,9 @@ record AuditEvent(String auditId, String stage, String requestUri, RequestInfo r
     static final int MAX_TEXT = 4096;
 
     private static final JsonFactory JSON = new JsonFactory();
+    /** kube's MicroTime (RFC 3339 with exactly six fractional digits), which Go's audit readers parse. */
+    private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
+            .withZone(ZoneOffset.UTC);
 
     byte[] line() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
@@ -59,8 +64,8 @@ record AuditEvent(String auditId, String stage, String requestUri, RequestInfo r
             json.writeEndObject();
             json.writeNumberField("code", code);
             json.writeEndObject();
-            json.writeStringField("requestReceivedTimestamp", received.toString());
-            json.writeStringField("stageTimestamp", completed.toString());
+            json.writeStringField("requestReceivedTimestamp", MICRO_TIME.format(received));
+            json.writeStringField("stageTimestamp", MICRO_TIME.format(completed));
             json.writeObjectFieldStart("annotations");
             json.writeStringField("watchgate.io/latency", latencyMicros + "us");
             if (resourceVersion != null) {

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.io.BufferedOutputStream;
@@ -33,6 +34,7 @@ class AuditWriter {
     private final Counter dropped;
     private final String path;
     private final boolean enabled;
+    private volatile boolean closed;
     private Thread thread;
 
     AuditWriter(AuditConfig config, MeterRegistry registry) {
@@ -48,6 +50,10 @@ class AuditWriter {
 
     /** Queues one line (ending in a newline); false, and counted, when the buffer has no room for it. */
     boolean offer(byte[] line) {
+        if (closed) {
+            dropped.increment();
+            return false;
+        }
         if (queuedBytes.addAndGet(line.length) > bufferBytes) {
             queuedBytes.addAndGet(-line.length);
             dropped.increment();
@@ -99,11 +105,13 @@ class AuditWriter {
         }
     }
 
-    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+    /** Late among the shutdown observers, so that the watches ended before it are written. */
+    void stop(@Observes @Priority(Integer.MAX_VALUE) ShutdownEvent event) throws InterruptedException {
         Thread writer;
         synchronized (this) {
             writer = thread;
         }
+        closed = true; // what comes after is dropped and counted, not queued behind the end
         if (writer != null) {
             queue.add(STOP);
             writer.join(TimeUnit.SECONDS.toMillis(5));

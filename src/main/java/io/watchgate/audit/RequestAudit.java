@@ -8,6 +8,7 @@ import io.watchgate.authn.Identities;
 import io.watchgate.authn.UserInfo;
 import io.watchgate.request.QueryParameters;
 import io.watchgate.request.RequestInfo;
+import io.watchgate.request.RequestEnd;
 import io.watchgate.request.RequestInfos;
 import io.watchgate.request.RouteOrder;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,16 +17,18 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.jboss.logging.Logger;
 
 /**
  * The audit log's route (kube-apiserver's audit filter): first on the API port, it notes when each request arrived,
  * and when its response ends (or its connection closes) hands one line to the {@link AuditWriter}: the request's
  * user as authentication left it (none for a 401), the user impersonated, verb and object, the code answered. A
- * watch is written when it ends, with its whole duration as latency.
+ * watch is written when it ends (over WebSocket, when the socket closes), with its whole duration as latency.
  */
 @ApplicationScoped
 class RequestAudit {
 
+    private static final Logger LOG = Logger.getLogger(RequestAudit.class);
     private final AuditWriter writer;
     private final boolean enabled;
     private final Optional<Set<String>> verbs;
@@ -45,24 +48,45 @@ class RequestAudit {
     private void audit(RoutingContext context) {
         long started = System.nanoTime();
         Instant received = Instant.now();
-        context.addEndHandler(ended -> {
-            RequestInfo request = RequestInfos.of(context);
-            if (verbs.isPresent() && !verbs.get().contains(request.verb())) {
-                return;
+        RequestEnd.onEnd(context, completed -> {
+            try {
+                write(context, completed, started, received);
+            } catch (RuntimeException e) {
+                // an end handler that throws would keep the others from running (the places in flight among them)
+                LOG.warnf("no audit event for %s %s: %s", context.request().method(), context.request().path(), e);
             }
-            boolean known = Identities.known(context);
-            UserInfo user = known ? Identities.authenticated(context) : null;
-            UserInfo acting = known ? Identities.of(context) : null;
-            SocketAddress remote = context.request().remoteAddress();
-            // a response that never began (its client went away first) has no code of its own: 499, as nginx says
-            int code = ended.succeeded() || context.response().headWritten() ? context.response().getStatusCode()
-                    : 499;
-            writer.offer(new AuditEvent(UUID.randomUUID().toString(), "ResponseComplete", context.request().uri(),
-                    request, user, acting != user ? acting : null, remote == null ? "" : remote.hostAddress(),
-                    context.request().getHeader(HttpHeaders.USER_AGENT), code,
-                    QueryParameters.first(context, "resourceVersion"), received, Instant.now(),
-                    (System.nanoTime() - started) / 1000).line());
         });
         context.next();
+    }
+
+    private void write(RoutingContext context, boolean completed, long started, Instant received) {
+        RequestInfo request = RequestInfos.of(context);
+        if (verbs.isPresent() && !verbs.get().contains(request.verb())) {
+            return;
+        }
+        boolean known = Identities.known(context);
+        UserInfo user = known ? Identities.authenticated(context) : null;
+        UserInfo acting = known ? Identities.of(context) : null;
+        SocketAddress remote = context.request().remoteAddress();
+        writer.offer(new AuditEvent(UUID.randomUUID().toString(), "ResponseComplete", context.request().uri(),
+                request, user, acting != user ? acting : null, remote == null ? "" : remote.hostAddress(),
+                context.request().getHeader(HttpHeaders.USER_AGENT), code(context, completed),
+                resourceVersion(context), received, Instant.now(), (System.nanoTime() - started) / 1000).line());
+    }
+
+    /** The code answered: 101 for a watch that became a WebSocket, 499 (as nginx) when the client left first. */
+    private static int code(RoutingContext context, boolean completed) {
+        if (RequestEnd.wasUpgraded(context)) {
+            return 101;
+        }
+        return completed || context.response().headWritten() ? context.response().getStatusCode() : 499;
+    }
+
+    private static String resourceVersion(RoutingContext context) {
+        try {
+            return QueryParameters.first(context, "resourceVersion");
+        } catch (IllegalArgumentException e) {
+            return null; // a query that does not decode: the request was refused for it
+        }
     }
 }

@@ -13,8 +13,11 @@ import io.watchgate.authn.Identities;
 import io.watchgate.authn.UserInfo;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.request.RequestInfo;
+import io.watchgate.request.RequestEnd;
 import io.watchgate.request.RequestInfos;
 import io.watchgate.request.RouteOrder;
+import io.watchgate.status.ApiException;
+import io.watchgate.watch.http.WatchRoute;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Each user's share ({@link FairnessConfig}): requests in flight and open watches counted per user, writes through a
  * token bucket per user; past a share, 429 TooManyRequests with {@code Retry-After} (when a token comes, for writes),
- * before anything reads the body, and other users go on as before. The user charged is the one authentication named,
+ * before anything reads the body (a watch is told in its own form: an EventSource gets a {@code retry:}), and other
+ * users go on as before. The user charged is the one authentication named,
  * so impersonating many users does not multiply a share. Refusals are counted per user in
  * {@code watchgate_user_refusals_total}, its labels bounded ({@link UserLabels}).
  */
@@ -110,18 +114,29 @@ class UserLimits {
             refuse(context, name, reason, 1);
             return false;
         }
-        // called once: at the response's end, or at its connection's close, whichever comes first
-        context.addEndHandler(ended -> counts.giveBack(name));
+        // once: at the response's end, its connection's close, or its WebSocket's close, whichever comes first
+        RequestEnd.onEnd(context, completed -> counts.giveBack(name));
         return true;
     }
 
     private void refuse(RoutingContext context, String user, Refusals.Reason reason, long retryAfterSeconds) {
+        count(user, reason);
+        if (reason == Refusals.Reason.USER_WATCHES) {
+            // in the watch's own form: an EventSource given a bare 429 would never come back
+            WatchRoute.refuseWatch(context, new ApiException(429, "TooManyRequests",
+                    "Too many requests, please try again later.", ApiException.Details.NONE, (int) retryAfterSeconds,
+                    null));
+        } else {
+            InFlightLimit.refuse(context, retryAfterSeconds);
+        }
+    }
+
+    private void count(String user, Refusals.Reason reason) {
         refusals.count(reason);
         String label = labels.of(user);
         refusalCounters.computeIfAbsent(label + '\0' + reason.tag(), key -> Counter.builder("watchgate.user.refusals")
                 .tag("user", label).tag("limit", reason.tag())
                 .description("requests refused for going past their user's share; the first users refused are "
                         + "named, the others are \"other\"").register(registry)).increment();
-        InFlightLimit.refuse(context, retryAfterSeconds);
     }
 }

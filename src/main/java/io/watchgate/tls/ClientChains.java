@@ -1,10 +1,13 @@
 package io.watchgate.tls;
 
 import java.security.GeneralSecurityException;
-import java.security.cert.CertPath;
-import java.security.cert.CertPathValidator;
-import java.security.cert.CertificateFactory;
-import java.security.cert.PKIXParameters;
+import java.security.cert.CertPathBuilder;
+import java.security.cert.CertStore;
+import java.security.cert.Certificate;
+import java.security.cert.CollectionCertStoreParameters;
+import java.security.cert.PKIXBuilderParameters;
+import java.security.cert.PKIXCertPathBuilderResult;
+import java.security.cert.X509CertSelector;
 import java.security.cert.TrustAnchor;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
@@ -73,35 +76,31 @@ final class ClientChains {
         return true;
     }
 
+    /**
+     * Whether a path from the leaf to one of the CAs can be built from the certificates the client sent, in any
+     * order and with extras (a root, a cross-signed CA), as the handshake and Go build one; every certificate of it
+     * within its validity and allowing client authentication where it lists usages.
+     */
     private boolean pathVerifies(X509Certificate[] chain, Instant now) {
         try {
-            for (X509Certificate certificate : chain) {
-                List<String> usages = certificate.getExtendedKeyUsage();
+            X509CertSelector leaf = new X509CertSelector();
+            leaf.setCertificate(chain[0]);
+            PKIXBuilderParameters parameters = new PKIXBuilderParameters(anchors, leaf);
+            parameters.addCertStore(CertStore.getInstance("Collection",
+                    new CollectionCertStoreParameters(Arrays.asList(chain))));
+            parameters.setRevocationEnabled(false); // kube has no revocation lists for client certificates either
+            parameters.setDate(Date.from(now));
+            PKIXCertPathBuilderResult built = (PKIXCertPathBuilderResult) CertPathBuilder.getInstance("PKIX")
+                    .build(parameters);
+            for (Certificate certificate : built.getCertPath().getCertificates()) {
+                List<String> usages = ((X509Certificate) certificate).getExtendedKeyUsage();
                 if (usages != null && !usages.contains(CLIENT_AUTH) && !usages.contains(ANY_USAGE)) {
                     return false;
                 }
             }
-            CertPath path = CertificateFactory.getInstance("X.509").generateCertPath(trimmed(chain));
-            PKIXParameters parameters = new PKIXParameters(anchors);
-            parameters.setRevocationEnabled(false); // kube has no revocation lists for client certificates either
-            parameters.setDate(Date.from(now));
-            CertPathValidator.getInstance("PKIX").validate(path, parameters);
             return true;
         } catch (GeneralSecurityException | IllegalArgumentException e) {
             return false;
         }
-    }
-
-    /** The chain without a trailing certificate that is itself one of the CAs (a path ends below its anchor). */
-    private List<X509Certificate> trimmed(X509Certificate[] chain) {
-        int length = chain.length;
-        while (length > 1 && isAnchor(chain[length - 1])) {
-            length--;
-        }
-        return Arrays.asList(chain).subList(0, length);
-    }
-
-    private boolean isAnchor(X509Certificate certificate) {
-        return anchors.stream().anyMatch(anchor -> certificate.equals(anchor.getTrustedCert()));
     }
 }

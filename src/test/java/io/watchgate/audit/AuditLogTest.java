@@ -7,16 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.watchgate.authz.RbacOn;
 import io.watchgate.authz.Users;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +34,9 @@ import org.junit.jupiter.api.Test;
 class AuditLogTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TestHTTPResource("/")
+    URL base;
 
     @Test
     void eachRequestIsOneLineWithWhoWhatAndTheAnswer() throws Exception {
@@ -79,6 +88,21 @@ class AuditLogTest {
 
         assertEquals(4, new HashSet<>(events.stream().map(e -> e.path("auditID").asText()).toList()).size());
         assertFalse(Files.readString(RbacOn.AUDIT_LOG).contains(secretValue), "no body reaches the log");
+    }
+
+    @Test
+    void aWebSocketWatchIsWrittenWhenItsSocketCloses() throws Exception {
+        String agent = "audit-test-ws/" + UUID.randomUUID();
+        WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
+                .header("Authorization", "Bearer " + Users.ADMIN.token()).header("User-Agent", agent)
+                .buildAsync(URI.create(base.toString().replace("http:", "ws:")
+                        + "api/v1/namespaces/default/configmaps?watch=true"), new WebSocket.Listener() {
+                        }).get(10, TimeUnit.SECONDS);
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(10, TimeUnit.SECONDS);
+        JsonNode watch = eventsOf(agent, 1).get(0);
+        assertEquals("watch", watch.path("verb").asText());
+        assertEquals(101, watch.at("/responseStatus/code").asInt(), "Switching Protocols");
+        assertEquals("admin", watch.at("/user/username").asText());
     }
 
     /** The events of requests with this user agent, waiting (up to 10 s) for the writer's thread to write them. */

@@ -16,10 +16,13 @@ import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +88,53 @@ class UserLimitsTest {
         } finally {
             for (HttpResponse<InputStream> watch : open) {
                 watch.body().close();
+            }
+        }
+    }
+
+    @Test
+    void aClosedWebSocketWatchGivesItsPlaceBackToo() throws Exception {
+        // twice the share, one after the other: each closed watch must have given its place back
+        for (int i = 0; i < 4; i++) {
+            WebSocket socket = awaitWebSocket(Users.ALICE);
+            socket.abort(); // the client goes away without a close frame
+        }
+    }
+
+    @Test
+    void anEventSourcePastItsShareIsToldWhenToComeBackNotGivenAnError() throws Exception {
+        List<HttpResponse<InputStream>> open = new ArrayList<>();
+        try {
+            open.add(watch(Users.BOB));
+            open.add(watch(Users.BOB));
+            HttpResponse<String> refused = CLIENT.send(HttpRequest.newBuilder(URI.create(base.toString()
+                    + "api/v1/namespaces/" + namespace + "/configmaps?watch=true"))
+                    .header("Authorization", "Bearer " + Users.BOB.token()).header("Accept", "text/event-stream")
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, refused.statusCode(), "an EventSource never retries after an error status");
+            assertTrue(refused.body().contains("retry: 1000"), refused.body());
+        } finally {
+            for (HttpResponse<InputStream> watch : open) {
+                watch.body().close();
+            }
+        }
+    }
+
+    /** A WebSocket watch as soon as the user has a place for one again (within 10 s). */
+    private WebSocket awaitWebSocket(Users user) throws Exception {
+        URI uri = URI.create(base.toString().replace("http:", "ws:") + "api/v1/namespaces/" + namespace
+                + "/configmaps?watch=true");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            try {
+                return CLIENT.newWebSocketBuilder().header("Authorization", "Bearer " + user.token())
+                        .buildAsync(uri, new WebSocket.Listener() {
+                        }).get(10, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no WebSocket watch for " + user.userName() + " within 10 s", e);
+                }
+                Thread.sleep(20); // polled until the deadline: the server's answer decides
             }
         }
     }

@@ -61,6 +61,18 @@ class ClientChainsTest {
         assertEquals(Optional.empty(), chains.verified(new Session(ca.server("carol.example")), NOW));
     }
 
+    @Test
+    void aChainThroughAnIntermediateVerifiesInAnyOrderWithTheRootSentAlong() throws Exception {
+        TestPki.Issued root = TestPki.ca("root");
+        TestPki.Issued intermediate = root.intermediate("intermediate");
+        TestPki.Issued carol = intermediate.client("CN=carol");
+        ClientChains chains = ClientChains.NONE.next(Set.of(new TrustAnchor(root.certificate(), null)));
+        Session unordered = new Session(carol.certificate(), root.certificate(), intermediate.certificate());
+        assertEquals(Optional.of(carol.certificate()), chains.verified(unordered, NOW));
+        assertEquals(Optional.empty(), chains.verified(new Session(carol.certificate()), NOW),
+                "without its intermediate there is no path to the root");
+    }
+
     /** Just what the chains read of a TLS session: its peer's certificates and its values. */
     private static final class Session implements SSLSession {
 
@@ -68,7 +80,11 @@ class ClientChainsTest {
         private final Certificate[] peer;
 
         Session(TestPki.Issued client) {
-            this.peer = new Certificate[] {client.certificate()};
+            this(client.certificate());
+        }
+
+        Session(Certificate... chain) {
+            this.peer = chain;
         }
 
         @Override

@@ -58,6 +58,17 @@ public final class TestPki {
             return issue(this, "CN=watchgate-test", KeyPurposeId.id_kp_serverAuth, List.of(names), keys);
         }
 
+        /** An intermediate CA this one signs. */
+        public Issued intermediate(String name) throws Exception {
+            KeyPair keys = keys();
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(certificate, serial(), from(), until(),
+                    new X500Name("CN=" + name), keys.getPublic());
+            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
+            builder.addExtension(Extension.keyUsage, true,
+                    new KeyUsage(KeyUsage.keyCertSign | KeyUsage.digitalSignature));
+            return new Issued(sign(builder, this.keys), keys);
+        }
+
         /** A client certificate for {@code subject}, such as {@code CN=carol,O=team-a}. */
         public Issued client(String subject) throws Exception {
             return issue(this, subject, KeyPurposeId.id_kp_clientAuth, List.of(), keys());

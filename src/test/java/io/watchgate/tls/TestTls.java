@@ -15,6 +15,8 @@ public final class TestTls {
     public static final Path CERT_FILE;
     public static final Path KEY_FILE;
     public static final Path CLIENT_CA_FILE;
+    /** The serving certificate's CA, for clients that read it from a file (fabric8's caCertFile, kubectl's). */
+    public static final Path SERVER_CA_FILE;
 
     static {
         try {
@@ -25,11 +27,13 @@ public final class TestTls {
             CERT_FILE = dir.resolve("tls.crt");
             KEY_FILE = dir.resolve("tls.key");
             CLIENT_CA_FILE = dir.resolve("client-ca.crt");
+            SERVER_CA_FILE = dir.resolve("server-ca.crt");
+            SERVER_CA.writeCertificate(SERVER_CA_FILE);
             TestPki.Issued serving = SERVER_CA.server("localhost", "127.0.0.1");
             serving.writeCertificate(CERT_FILE);
             serving.writeKey(KEY_FILE);
             CLIENT_CA.writeCertificate(CLIENT_CA_FILE);
-            for (Path file : new Path[] {CERT_FILE, KEY_FILE, CLIENT_CA_FILE}) {
+            for (Path file : new Path[] {CERT_FILE, KEY_FILE, CLIENT_CA_FILE, SERVER_CA_FILE}) {
                 file.toFile().deleteOnExit();
             }
         } catch (Exception e) {

@@ -19,6 +19,7 @@ import io.watchgate.request.QueryFlags;
 import io.watchgate.request.QueryParameters;
 import io.watchgate.request.RequestInfo;
 import io.watchgate.request.RequestInfos;
+import io.watchgate.request.RequestEnd;
 import io.watchgate.request.RouteOrder;
 import io.watchgate.request.Target;
 import io.watchgate.status.ApiException;
@@ -166,9 +167,13 @@ public class WatchRoute {
             return;
         }
         if (webSocket) {
+            Runnable ended = RequestEnd.upgraded(context); // Vert.x ends no upgraded response: the socket does
             request.toWebSocket()
-                    .onSuccess(socket -> hubs.start(spec, new WebSocketSink(socket)))
-                    .onFailure(e -> hubs.release());
+                    .onSuccess(socket -> hubs.start(spec, new WebSocketSink(socket, ended)))
+                    .onFailure(e -> {
+                        hubs.release();
+                        ended.run();
+                    });
             return;
         }
         HttpServerResponse response = context.response();
@@ -215,6 +220,16 @@ public class WatchRoute {
         return new ApiException(403, "Forbidden", "a watch over WebSocket from a page of origin \"" + shown
                 + "\" is not allowed: only the server's own origin and those of quarkus.http.cors.origins may "
                 + "open one");
+    }
+
+    /**
+     * Refuses a watch before it was negotiated (a user past its share of watches): as {@link #refuse}, in the form
+     * the request's Accept asks for, so that an EventSource is told when to come back rather than given up.
+     */
+    public static void refuseWatch(RoutingContext context, ApiException e) {
+        boolean webSocket = isWebSocketUpgrade(context.request());
+        refuse(context, e, webSocket ? WireFormat.JSON_LINES
+                : WatchMediaTypes.negotiate(context.request().getHeader(HttpHeaders.ACCEPT), false).format());
     }
 
     /**

@@ -10,9 +10,21 @@ import io.watchgate.watch.WireFormat;
 public final class WebSocketSink implements WatchSink {
 
     private final ServerWebSocket socket;
+    private final Runnable afterClose;
+    private Runnable onClose = () -> {
+    };
 
-    public WebSocketSink(ServerWebSocket socket) {
+    /** {@code afterClose}: the end of the request the socket came from, run after the watch's own close action. */
+    public WebSocketSink(ServerWebSocket socket, Runnable afterClose) {
         this.socket = socket;
+        this.afterClose = afterClose;
+        socket.closeHandler(v -> {
+            onClose.run();
+            afterClose.run();
+        });
+        if (socket.isClosed()) {
+            afterClose.run();
+        }
     }
 
     @Override
@@ -45,7 +57,7 @@ public final class WebSocketSink implements WatchSink {
 
     @Override
     public void onClose(Runnable action) {
-        socket.closeHandler(v -> action.run());
+        onClose = action;
         if (socket.isClosed()) {
             action.run(); // the client left before the watch started
         }
