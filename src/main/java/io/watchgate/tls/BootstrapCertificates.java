@@ -2,9 +2,7 @@ package io.watchgate.tls;
 
 import io.watchgate.persistence.PrivateFile;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -31,9 +29,6 @@ import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
-import org.bouncycastle.util.io.pem.PemObject;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.bouncycastle.cert.X509CertificateHolder;
@@ -78,8 +73,8 @@ final class BootstrapCertificates {
             if (!pairs(caCert, caKey, "the bootstrap CA")) {
                 KeyPair ca = newKeyPair();
                 X509Certificate caCertificate = caCertificate(ca, now);
-                PrivateFile.write(caKey, pem(ca.getPrivate()));
-                PrivateFile.write(caCert, pem(caCertificate));
+                PrivateFile.write(caKey, Pem.encode(ca.getPrivate()));
+                PrivateFile.write(caCert, Pem.encode(caCertificate));
                 Files.deleteIfExists(servingCert); // signed by a CA that is gone
             }
             X509Certificate caCertificate = Pem.certificates(Pem.read(caCert, "the bootstrap CA")).get(0);
@@ -88,8 +83,8 @@ final class BootstrapCertificates {
                             caCertificate, names, now)) {
                 PrivateKey signingKey = Pem.privateKey(Pem.read(caKey, "the bootstrap CA key"));
                 KeyPair serving = newKeyPair();
-                PrivateFile.write(servingKey, pem(serving.getPrivate()));
-                PrivateFile.write(servingCert, pem(servingCertificate(serving, caCertificate, signingKey, names, now)));
+                PrivateFile.write(servingKey, Pem.encode(serving.getPrivate()));
+                PrivateFile.write(servingCert, Pem.encode(servingCertificate(serving, caCertificate, signingKey, names, now)));
             }
         } catch (GeneralSecurityException | OperatorCreationException e) {
             throw new IOException("the bootstrap certificates in " + directory + " cannot be made: " + e.getMessage(),
@@ -188,21 +183,5 @@ final class BootstrapCertificates {
 
     private static BigInteger serial() {
         return new BigInteger(127, RANDOM).add(BigInteger.ONE);
-    }
-
-    private static byte[] pem(PrivateKey key) throws IOException {
-        return pem(new JcaPKCS8Generator(key, null).generate()); // PKCS #8, unencrypted: "PRIVATE KEY"
-    }
-
-    private static byte[] pem(Object object) throws IOException {
-        StringWriter text = new StringWriter();
-        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
-            if (object instanceof PemObject pem) {
-                writer.writeObject(pem);
-            } else {
-                writer.writeObject(object);
-            }
-        }
-        return text.toString().getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -18,9 +18,10 @@ import org.bouncycastle.openssl.PEMEncryptedKeyPair;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
 import org.bouncycastle.util.io.pem.PemObject;
-import org.bouncycastle.util.io.pem.PemWriter;
 
 /**
  * PEM files of certificates and keys, read whole but bounded: such a file is a few kilobytes. Private keys are read in
@@ -60,14 +61,23 @@ final class Pem {
         }
     }
 
-    /** The first private key of a PEM file, as PKCS #8 PEM; an error naming what it found otherwise. */
-    static byte[] privateKeyAsPkcs8(byte[] content) throws IOException {
-        PrivateKeyInfo key = privateKeyInfo(content);
+    /** A certificate, a key ({@code PKCS #8} for private keys) or a PEM object, as PEM text. */
+    static byte[] encode(Object object) throws IOException {
+        Object written = object instanceof PrivateKey key ? new JcaPKCS8Generator(key, null).generate() : object;
         StringWriter text = new StringWriter();
-        try (PemWriter writer = new PemWriter(text)) {
-            writer.writeObject(new PemObject("PRIVATE KEY", key.getEncoded()));
+        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
+            if (written instanceof PemObject pem) {
+                writer.writeObject(pem);
+            } else {
+                writer.writeObject(written);
+            }
         }
         return text.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The first private key of a PEM file, as PKCS #8 PEM; an error naming what it found otherwise. */
+    static byte[] privateKeyAsPkcs8(byte[] content) throws IOException {
+        return encode(new PemObject("PRIVATE KEY", privateKeyInfo(content).getEncoded()));
     }
 
     static PrivateKey privateKey(byte[] content) throws IOException {

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import io.watchgate.kubectl.KubectlSession.Result;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,18 +61,6 @@ class KubectlEndToEndTest {
     private String namespace;
     private int commands;
     private final List<Process> background = new ArrayList<>();
-
-    record Result(String command, int exitCode, String stdout, String stderr) {
-
-        List<String> lines() {
-            return stdout.lines().toList();
-        }
-
-        @Override
-        public String toString() {
-            return "\n$ " + command + "\n[exit " + exitCode + "]\n[stdout]\n" + stdout + "[stderr]\n" + stderr;
-        }
-    }
 
     @BeforeEach
     void newSession() throws IOException {

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quarkus.tls.runtime.KeyStoreAndKeyCertOptions;
 import io.vertx.core.Vertx;
 import io.watchgate.persistence.DurableSettings;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
@@ -22,7 +21,6 @@ import java.util.Optional;
 import java.security.PrivateKey;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.sec.ECPrivateKey;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.util.io.pem.PemObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,7 +65,7 @@ class ServingCertificateTest {
             Path cert = dir.resolve(algorithm + ".crt");
             Path key = dir.resolve(algorithm + ".key");
             Files.writeString(cert, pem(certificate));
-            Files.writeString(key, algorithm.equals("EC") ? sec1(keys.getPrivate()) : pem(keys.getPrivate()));
+            Files.writeString(key, algorithm.equals("EC") ? sec1(keys.getPrivate()) : pkcs1(keys.getPrivate()));
             assertTrue(Files.readString(key).startsWith("-----BEGIN " + algorithm + " PRIVATE KEY-----"),
                     Files.readString(key));
             KeyStoreAndKeyCertOptions served = new ServingCertificate(files(cert, key), durable()).getKeyStore(vertx);
@@ -126,6 +124,12 @@ class ServingCertificateTest {
         assertFalse(Files.exists(dir.resolve("data")));
     }
 
+    /** PKCS #1, as openssl's traditional form and cert-manager write an RSA key. */
+    private static String pkcs1(PrivateKey key) throws Exception {
+        return pem(new PemObject("RSA PRIVATE KEY", PrivateKeyInfo.getInstance(key.getEncoded()).parsePrivateKey()
+                .toASN1Primitive().getEncoded()));
+    }
+
     /** SEC 1 as openssl and cert-manager write it, with the curve named inside. */
     private static String sec1(PrivateKey key) throws Exception {
         PrivateKeyInfo info = PrivateKeyInfo.getInstance(key.getEncoded());
@@ -136,14 +140,6 @@ class ServingCertificateTest {
     }
 
     private static String pem(Object object) throws Exception {
-        StringWriter text = new StringWriter();
-        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
-            if (object instanceof PemObject pem) {
-                writer.writeObject(pem);
-            } else {
-                writer.writeObject(object);
-            }
-        }
-        return text.toString();
+        return new String(Pem.encode(object), java.nio.charset.StandardCharsets.US_ASCII);
     }
 }

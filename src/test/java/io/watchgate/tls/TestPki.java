@@ -1,9 +1,7 @@
 package io.watchgate.tls;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
@@ -36,10 +34,7 @@ import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
-import org.bouncycastle.util.io.pem.PemObject;
 
 /** Certificates a test makes for itself: CAs, serving certificates, client certificates, and SSL contexts of them. */
 public final class TestPki {
@@ -75,11 +70,11 @@ public final class TestPki {
         }
 
         public void writeCertificate(Path file) throws IOException {
-            Files.write(file, pem(certificate));
+            Files.write(file, Pem.encode(certificate));
         }
 
         public void writeKey(Path file) throws IOException {
-            Files.write(file, pem(new JcaPKCS8Generator(keys.getPrivate(), null).generate()));
+            Files.write(file, Pem.encode(keys.getPrivate()));
         }
     }
 
@@ -202,17 +197,5 @@ public final class TestPki {
 
     private static Date until() {
         return Date.from(Instant.now().plus(Duration.ofDays(30)));
-    }
-
-    private static byte[] pem(Object object) throws IOException {
-        StringWriter text = new StringWriter();
-        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
-            if (object instanceof PemObject pem) {
-                writer.writeObject(pem);
-            } else {
-                writer.writeObject(object);
-            }
-        }
-        return text.toString().getBytes(StandardCharsets.US_ASCII);
     }
 }
