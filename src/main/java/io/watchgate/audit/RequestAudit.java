@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.jboss.logging.Logger;
 
 /**
@@ -68,10 +69,21 @@ class RequestAudit {
         UserInfo user = known ? Identities.authenticated(context) : null;
         UserInfo acting = known ? Identities.of(context) : null;
         SocketAddress remote = context.request().remoteAddress();
-        writer.offer(new AuditEvent(UUID.randomUUID().toString(), "ResponseComplete", context.request().uri(),
+        writer.offer(new AuditEvent(auditId(), "ResponseComplete", context.request().uri(),
                 request, user, acting != user ? acting : null, remote == null ? "" : remote.hostAddress(),
                 context.request().getHeader(HttpHeaders.USER_AGENT), code(context, completed),
                 resourceVersion(context), received, Instant.now(), (System.nanoTime() - started) / 1000).line());
+    }
+
+    /**
+     * A random (version 4) UUID from the event loop's own generator: {@code UUID.randomUUID()} would take the one
+     * SecureRandom every loop shares, for an id that needs to be unique, not unguessable.
+     */
+    private static String auditId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (random.nextLong() & ~0xF000L) | 0x4000L;
+        long low = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return new UUID(high, low).toString();
     }
 
     /** The code answered: 101 for a watch that became a WebSocket, 499 (as nginx) when the client left first. */
