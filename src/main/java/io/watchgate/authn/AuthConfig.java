@@ -24,6 +24,12 @@ public interface AuthConfig {
     /** kube-apiserver's static token file: CSV lines {@code token,user,uid,"group1,group2"}; reread when it changes. */
     Optional<Path> tokenFile();
 
+    /**
+     * kube-apiserver's structured authentication configuration ({@code --authentication-config}): an
+     * {@code AuthenticationConfiguration} whose {@code jwt} entries name the OIDC issuers whose tokens are accepted.
+     */
+    Optional<Path> authenticationConfig();
+
     /** How often the token file is checked for changes. */
     @WithDefault("5s")
     Duration tokenFileCheckInterval();

@@ -8,6 +8,11 @@ import java.util.Optional;
 record AuthSettings(boolean anonymous, AuthorizationMode authorizationMode, Optional<Path> tokenFile,
         Duration tokenFileCheckInterval, boolean bootstrapAdmin) implements AuthConfig {
 
+    @Override
+    public Optional<Path> authenticationConfig() {
+        return Optional.empty();
+    }
+
     /** The packaged application's defaults: closed, RBAC, no token file, bootstrap admin on. */
     static AuthSettings defaults() {
         return new AuthSettings(false, AuthorizationMode.RBAC, Optional.empty(), Duration.ofSeconds(5), true);

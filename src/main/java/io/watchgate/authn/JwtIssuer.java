@@ -1,0 +1,68 @@
+package io.watchgate.authn;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One {@code jwt} entry of kube's AuthenticationConfiguration: the issuer whose tokens are accepted, for which
+ * audiences, with which keys, and how claims map to the user. Keys come from a JWKS file ({@code issuer.jwksFile},
+ * watchgate's own field: kube fetches them from the issuer's discovery document, which watchgate does not yet).
+ */
+record JwtIssuer(String url, List<String> audiences, Path jwksFile, String usernameClaim, String usernamePrefix,
+        Optional<String> groupsClaim, String groupsPrefix, Optional<String> uidClaim,
+        Map<String, String> requiredClaims) {
+
+    /** An entry as kube's v1beta1/v1 schema writes it; an IllegalArgumentException naming the field otherwise. */
+    static JwtIssuer of(JsonNode jwt, int index, Path relativeTo) {
+        String at = "jwt[" + index + "]";
+        JsonNode issuer = jwt.path("issuer");
+        String url = text(issuer, "url", at + ".issuer.url");
+        if (!url.startsWith("https://")) {
+            throw new IllegalArgumentException(at + ".issuer.url: must use the https scheme, got \"" + url + "\"");
+        }
+        List<String> audiences = new ArrayList<>();
+        issuer.path("audiences").forEach(audience -> audiences.add(audience.asText()));
+        if (audiences.isEmpty()) {
+            throw new IllegalArgumentException(at + ".issuer.audiences: at least one audience is required");
+        }
+        Path jwks = relativeTo.resolveSibling(text(issuer, "jwksFile", at + ".issuer.jwksFile"));
+        JsonNode username = jwt.at("/claimMappings/username");
+        String usernameClaim = text(username, "claim", at + ".claimMappings.username.claim");
+        if (!username.has("prefix")) {
+            throw new IllegalArgumentException(at + ".claimMappings.username.prefix: required when claim is set "
+                    + "(\"\" for none)");
+        }
+        JsonNode groups = jwt.at("/claimMappings/groups");
+        Optional<String> groupsClaim = groups.hasNonNull("claim") ? Optional.of(groups.get("claim").asText())
+                : Optional.empty();
+        if (groupsClaim.isPresent() && !groups.has("prefix")) {
+            throw new IllegalArgumentException(at + ".claimMappings.groups.prefix: required when claim is set "
+                    + "(\"\" for none)");
+        }
+        JsonNode uid = jwt.at("/claimMappings/uid");
+        Map<String, String> required = new java.util.LinkedHashMap<>();
+        for (JsonNode rule : jwt.path("claimValidationRules")) {
+            if (!rule.hasNonNull("claim") || !rule.hasNonNull("requiredValue")) {
+                throw new IllegalArgumentException(at + ".claimValidationRules: only claim with requiredValue is "
+                        + "supported (CEL expressions are not)");
+            }
+            required.put(rule.get("claim").asText(), rule.get("requiredValue").asText());
+        }
+        return new JwtIssuer(url, List.copyOf(audiences), jwks, usernameClaim, username.get("prefix").asText(),
+                groupsClaim, groupsClaim.isPresent() ? groups.get("prefix").asText() : "",
+                uid.hasNonNull("claim") ? Optional.of(uid.get("claim").asText()) : Optional.empty(),
+                Map.copyOf(required));
+    }
+
+    private static String text(JsonNode node, String field, String name) {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isTextual() || value.asText().isEmpty()) {
+            throw new IllegalArgumentException(name + ": required");
+        }
+        return value.asText();
+    }
+}

@@ -1,0 +1,100 @@
+package io.watchgate.authn;
+
+import io.watchgate.authz.RbacOn;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jose4j.jwk.JsonWebKeySet;
+import org.jose4j.jwk.RsaJsonWebKey;
+import org.jose4j.jwk.RsaJwkGenerator;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.jwt.NumericDate;
+
+/**
+ * The production-like server ({@link RbacOn}) also accepting JWTs of one OIDC issuer, configured as kube-apiserver's
+ * AuthenticationConfiguration, with keys the test makes: {@link #token} signs what a test asks for.
+ */
+public class JwtOn extends RbacOn {
+
+    static final String ISSUER = "https://issuer.watchgate.test";
+    static final String AUDIENCE = "watchgate";
+    static final RsaJsonWebKey KEY = key("key-1");
+    /** A key of nobody's: the issuer does not publish it. */
+    static final RsaJsonWebKey STRANGER = key("key-1");
+    static final Path CONFIG = write();
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        Map<String, String> config = new HashMap<>(super.getConfigOverrides());
+        config.put("watchgate.auth.authentication-config", CONFIG.toString());
+        return config;
+    }
+
+    /** A token signed with {@code key}, with these claims over sensible defaults (issuer, audience, an hour). */
+    static String token(RsaJsonWebKey key, Map<String, Object> claims) throws Exception {
+        JwtClaims all = new JwtClaims();
+        all.setIssuer(ISSUER);
+        all.setAudience(AUDIENCE);
+        all.setExpirationTimeMinutesInTheFuture(60);
+        all.setIssuedAtToNow();
+        all.setSubject("subject-1");
+        claims.forEach((name, value) -> {
+            if (name.equals("exp")) {
+                all.setExpirationTime(NumericDate.fromSeconds((Long) value));
+            } else {
+                all.setClaim(name, value);
+            }
+        });
+        JsonWebSignature jws = new JsonWebSignature();
+        jws.setPayload(all.toJson());
+        jws.setKey(key.getPrivateKey());
+        jws.setKeyIdHeaderValue(key.getKeyId());
+        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+        return jws.getCompactSerialization();
+    }
+
+    private static RsaJsonWebKey key(String id) {
+        try {
+            RsaJsonWebKey key = RsaJwkGenerator.generateJwk(2048);
+            key.setKeyId(id);
+            return key;
+        } catch (Exception e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static Path write() {
+        try {
+            Path dir = Files.createTempDirectory("watchgate-jwt-");
+            dir.toFile().deleteOnExit();
+            Path jwks = dir.resolve("jwks.json");
+            Files.writeString(jwks, new JsonWebKeySet(List.of(KEY)).toJson());
+            Path config = dir.resolve("authentication-config.yaml");
+            Files.writeString(config, String.join("\n",
+                    "apiVersion: apiserver.config.k8s.io/v1beta1",
+                    "kind: AuthenticationConfiguration",
+                    "jwt:",
+                    "- issuer:",
+                    "    url: " + ISSUER,
+                    "    audiences: [" + AUDIENCE + "]",
+                    "    jwksFile: jwks.json",
+                    "  claimValidationRules:",
+                    "  - claim: hd",
+                    "    requiredValue: example.com",
+                    "  claimMappings:",
+                    "    username: {claim: email, prefix: \"oidc:\"}",
+                    "    groups: {claim: roles, prefix: \"oidc:\"}",
+                    "    uid: {claim: sub}",
+                    ""));
+            jwks.toFile().deleteOnExit();
+            config.toFile().deleteOnExit();
+            return config;
+        } catch (Exception e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+}
