@@ -4,6 +4,7 @@ import io.quarkus.arc.All;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.watchgate.authn.session.SessionCredentials;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.request.RouteOrder;
 import io.watchgate.status.ApiException;
@@ -16,23 +17,26 @@ import java.util.Optional;
 /**
  * Establishes who sends each request on the API port, as kube-apiserver's authentication filter does: a verified
  * client certificate names the user first ({@link ClientCertificates}); else a bearer token goes through the
- * {@link TokenAuthenticator}s in turn and the first that recognizes it names the user; a token none
- * recognizes is 401. A request without a bearer token is {@code system:anonymous} where anonymous requests are on
- * ({@code watchgate.auth.anonymous}), else 401. The 401 says nothing but "Unauthorized": not which part failed, and
- * nothing about any object.
+ * {@link TokenAuthenticator}s in turn and the first that recognizes it names the user; else a browser's session
+ * cookie names its session's user ({@link SessionCredentials}, which refuses a page the server does not trust with
+ * 403). A token or cookie none recognizes is 401. A request without any is {@code system:anonymous} where anonymous
+ * requests are on ({@code watchgate.auth.anonymous}), else 401. The 401 says nothing but "Unauthorized": not which
+ * part failed, and nothing about any object.
  */
 @ApplicationScoped
 public class RequestAuthentication {
 
     private final ClientCertificates certificates;
     private final List<TokenAuthenticator> authenticators;
+    private final SessionCredentials sessions;
     private final boolean anonymous;
     private final Refusals refusals;
 
     RequestAuthentication(ClientCertificates certificates, @All List<TokenAuthenticator> authenticators,
-            AuthConfig config, Refusals refusals) {
+            SessionCredentials sessions, AuthConfig config, Refusals refusals) {
         this.certificates = certificates;
         this.authenticators = List.copyOf(authenticators);
+        this.sessions = sessions;
         this.anonymous = config.anonymous();
         this.refusals = refusals;
     }
@@ -45,8 +49,19 @@ public class RequestAuthentication {
         Optional<UserInfo> user = certificates.user(context.request());
         if (user.isEmpty()) {
             String token = BearerToken.of(context.request().getHeader(HttpHeaders.AUTHORIZATION));
-            user = token != null ? recognize(token)
-                    : anonymous ? Optional.of(UserInfo.anonymous()) : Optional.empty();
+            if (token != null) {
+                user = recognize(token);
+            } else if (sessions.carried(context.request())) {
+                try {
+                    user = sessions.authenticate(context);
+                } catch (ApiException crossSite) {
+                    refusals.count(Refusals.Reason.CROSS_SITE);
+                    StatusResponses.end(context.response(), crossSite);
+                    return;
+                }
+            } else if (anonymous) {
+                user = Optional.of(UserInfo.anonymous());
+            }
         }
         if (user.isEmpty()) {
             refusals.count(Refusals.Reason.UNAUTHORIZED);

@@ -2,31 +2,47 @@ package io.watchgate.authz;
 
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authn.Identities;
+import io.watchgate.authn.session.BrowserSession;
+import io.watchgate.authn.session.SessionCredentials;
+import io.watchgate.authn.session.SessionsEnded;
 import io.watchgate.request.RequestInfos;
 import io.watchgate.watch.WatchGrant;
 import io.watchgate.watch.fanout.WatchHubs;
 import io.watchgate.authz.rbac.PermissionsReduced;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Clock;
 
 /**
  * The grant each watch goes on under: the decision that let it start, asked again when permissions may have been
  * taken away ({@link PermissionsReduced}), so that a watch whose binding was removed ends within moments instead of
- * running to its timeout, as it would in Kubernetes.
+ * running to its timeout, as it would in Kubernetes. A watch a browser started with its session cookie holds only as
+ * long as the session: logout or expiry ends it too.
  */
 @ApplicationScoped
 public class WatchGrants {
 
     private final Authorization authorization;
     private final WatchHubs hubs;
+    private final Clock clock;
 
-    WatchGrants(Authorization authorization, WatchHubs hubs) {
+    WatchGrants(Authorization authorization, WatchHubs hubs, Clock clock) {
         this.authorization = authorization;
         this.hubs = hubs;
+        this.clock = clock;
     }
 
     /** The grant of the watch {@code context} asks for, which authorization has let start. */
     public WatchGrant of(RoutingContext context) {
+        WatchGrant granted = rbacGrant(context);
+        BrowserSession session = SessionCredentials.of(context).orElse(null);
+        if (session == null) {
+            return granted;
+        }
+        return () -> session.active(clock.instant()) && granted.holds();
+    }
+
+    private WatchGrant rbacGrant(RoutingContext context) {
         Attributes request = Attributes.of(Identities.of(context), RequestInfos.of(context));
         if (authorization.alwaysAllows() || request.user().isMaster()) {
             return WatchGrant.ALWAYS; // nothing RBAC says can take it away
@@ -39,5 +55,10 @@ public class WatchGrants {
         if (!authorization.alwaysAllows()) {
             hubs.recheckGrants();
         }
+    }
+
+    /** From any thread, once browser sessions ended: the watches they started end too. */
+    void sessionsEnded(@Observes SessionsEnded ended) {
+        hubs.recheckGrants();
     }
 }

@@ -37,6 +37,8 @@ public class Refusals {
         UNAUTHORIZED("unauthorized"),
         /** A request the user may not make. */
         FORBIDDEN("forbidden"),
+        /** A request with a session cookie that a page the server does not trust may have sent (CSRF). */
+        CROSS_SITE("cross-site"),
         /** A request past {@code watchgate.fairness.max-requests-inflight-per-user}. */
         USER_REQUESTS_INFLIGHT("user-requests-inflight"),
         /** A watch past {@code watchgate.fairness.max-watches-per-user}. */

@@ -33,6 +33,7 @@ class CrossOriginWatchTest {
                 "Accept", "text/event-stream", "Origin", DASHBOARD)) {
             assertEquals(200, stream.status());
             assertEquals(DASHBOARD, stream.header("access-control-allow-origin"));
+            assertEquals("true", stream.header("access-control-allow-credentials"), "a session cookie may go along");
         }
     }
 

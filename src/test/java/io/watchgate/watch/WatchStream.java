@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** A client's view of one watch stream: its response head, then its lines as they arrive. */
-final class WatchStream implements AutoCloseable {
+public final class WatchStream implements AutoCloseable {
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -43,7 +43,7 @@ final class WatchStream implements AutoCloseable {
     }
 
     /** Opens {@code pathAndQuery} and returns once the response head has arrived. */
-    static WatchStream open(String pathAndQuery, String... headers) {
+    public static WatchStream open(String pathAndQuery, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(
                 URI.create("http://localhost:" + RestAssured.port + pathAndQuery)).GET();
         for (int i = 0; i < headers.length; i += 2) {
@@ -57,11 +57,11 @@ final class WatchStream implements AutoCloseable {
         }
     }
 
-    int status() {
+    public int status() {
         return response.statusCode();
     }
 
-    String header(String name) {
+    public String header(String name) {
         return response.headers().firstValue(name).orElse(null);
     }
 
@@ -84,7 +84,7 @@ final class WatchStream implements AutoCloseable {
     }
 
     /** The next watch event, or null if none came within {@code wait}. */
-    JsonNode next(Duration wait) {
+    public JsonNode next(Duration wait) {
         String line = nextLine(wait);
         try {
             return line == null ? null : JSON.readTree(line);
@@ -93,7 +93,7 @@ final class WatchStream implements AutoCloseable {
         }
     }
 
-    JsonNode next() {
+    public JsonNode next() {
         JsonNode event = next(Duration.ofSeconds(10));
         if (event == null) {
             throw new AssertionError("no watch event within 10 s" + (ended ? " (the stream ended)" : ""));
@@ -114,7 +114,7 @@ final class WatchStream implements AutoCloseable {
     }
 
     /** Whether the server ended the stream within {@code wait}, reading (and dropping) lines until it does. */
-    boolean endsWithin(Duration wait) {
+    public boolean endsWithin(Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
         while (!ended && System.nanoTime() < deadline) {
             nextLine(Duration.ofMillis(Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));

@@ -12,6 +12,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authz.WatchGrants;
 import io.watchgate.crd.CustomResourceTypes;
+import io.watchgate.http.TrustedOrigins;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.objects.ReadConfig;
 import io.watchgate.protobuf.ProtobufObjects;
@@ -63,7 +64,7 @@ public class WatchRoute {
     private final ObjectMapper mapper;
     private final Refusals refusals;
     private final WatchGrants grants;
-    private final WebSocketOrigins origins = WebSocketOrigins.configured(ConfigProvider.getConfig());
+    private final TrustedOrigins origins = TrustedOrigins.configured(ConfigProvider.getConfig());
 
     WatchRoute(ResourceTypes types, WatchHubs hubs, Store store, ReadConfig reads, WatchConfig config,
             Tables tables, ProtobufObjects protobuf, CustomResourceTypes customResources, ObjectMapper mapper,
@@ -214,7 +215,7 @@ public class WatchRoute {
         return upgrade != null && upgrade.equalsIgnoreCase("websocket") && request.version() != HttpVersion.HTTP_2;
     }
 
-    /** 403 for a WebSocket upgrade from a page whose origin is not allowed (see {@link WebSocketOrigins}). */
+    /** 403 for a WebSocket upgrade from a page whose origin is not allowed (see {@link TrustedOrigins}). */
     private static ApiException foreignOrigin(String origin) {
         String shown = origin.length() > 100 ? origin.substring(0, 100) + "..." : origin;
         return new ApiException(403, "Forbidden", "a watch over WebSocket from a page of origin \"" + shown

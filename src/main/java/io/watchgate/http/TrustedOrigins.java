@@ -1,4 +1,4 @@
-package io.watchgate.watch.http;
+package io.watchgate.http;
 
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -12,21 +12,22 @@ import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * Which web pages may open a watch over WebSocket. A browser lets any page open a WebSocket to any server, and reads
- * what comes back without asking CORS; the request carries the page's {@code Origin}, which is all a server has to
- * tell a page of its own, or of an origin it trusts, from any site the user happens to visit. So an upgrade is
- * served when it carries no Origin (not a browser: kubectl, client libraries), when its Origin is the server's own
- * (scheme, host and port as the request names them), or when CORS is on ({@code quarkus.http.cors.enabled}) and
- * {@code quarkus.http.cors.origins} lists it: {@code *} for any, an entry between slashes as a regular expression,
- * as Quarkus' CORS filter reads that setting. Anything else is refused before the upgrade.
+ * Which web pages the server trusts with what a browser sends of its own accord: a WebSocket upgrade (a browser lets
+ * any page open one to any server, and read what comes back without asking CORS) and the session cookie. Such a
+ * request carries the page's {@code Origin}, which is all a server has to tell a page of its own, or of an origin it
+ * trusts, from any site the user happens to visit. The server's own origin (scheme, host and port as the request
+ * names them) is trusted, and, when CORS is on ({@code quarkus.http.cors.enabled}), what
+ * {@code quarkus.http.cors.origins} lists: {@code *} for any, an entry between slashes as a regular expression, as
+ * Quarkus' CORS filter reads that setting. {@code *} never extends to the session cookie (CORS forbids credentials
+ * with it too).
  */
-final class WebSocketOrigins {
+public final class TrustedOrigins {
 
     private final boolean any;
     private final List<String> listed = new ArrayList<>();
     private final List<Pattern> patterns = new ArrayList<>();
 
-    private WebSocketOrigins(boolean corsEnabled, List<String> origins) {
+    private TrustedOrigins(boolean corsEnabled, List<String> origins) {
         boolean wildcard = false;
         if (corsEnabled) {
             for (String origin : origins) {
@@ -44,23 +45,32 @@ final class WebSocketOrigins {
     }
 
     /** The origins the application's configuration allows (read once: Quarkus reads CORS settings at start too). */
-    static WebSocketOrigins configured(Config config) {
-        return new WebSocketOrigins(config.getOptionalValue("quarkus.http.cors.enabled", Boolean.class).orElse(false),
+    public static TrustedOrigins configured(Config config) {
+        return new TrustedOrigins(config.getOptionalValue("quarkus.http.cors.enabled", Boolean.class).orElse(false),
                 config.getOptionalValues("quarkus.http.cors.origins", String.class).orElse(List.of()));
     }
 
-    static WebSocketOrigins of(boolean corsEnabled, List<String> origins) {
-        return new WebSocketOrigins(corsEnabled, origins);
+    public static TrustedOrigins of(boolean corsEnabled, List<String> origins) {
+        return new TrustedOrigins(corsEnabled, origins);
     }
 
-    /** Whether {@code request}, a WebSocket upgrade, may be served to the page that sent it. */
-    boolean allows(HttpServerRequest request) {
+    /** Whether {@code request}, a WebSocket upgrade, may be served to the page that sent it (if a page did). */
+    public boolean allows(HttpServerRequest request) {
         String origin = request.getHeader(HttpHeaders.ORIGIN);
         return origin == null || allows(origin, request.scheme(), request.authority());
     }
 
+    /** Whether the page of {@code origin} may act with the credentials its browser holds: listed, never by {@code *}. */
+    public boolean allowsWithCredentials(String origin, HttpServerRequest request) {
+        return listedOrOwn(origin, request.scheme(), request.authority());
+    }
+
     boolean allows(String origin, String scheme, HostAndPort authority) {
-        if (any || sameOrigin(origin, scheme, authority)) {
+        return any || listedOrOwn(origin, scheme, authority);
+    }
+
+    boolean listedOrOwn(String origin, String scheme, HostAndPort authority) {
+        if (sameOrigin(origin, scheme, authority)) {
             return true;
         }
         for (String entry : listed) {

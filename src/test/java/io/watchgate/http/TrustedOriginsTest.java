@@ -1,4 +1,4 @@
-package io.watchgate.watch.http;
+package io.watchgate.http;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,11 +7,11 @@ import io.vertx.core.net.HostAndPort;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Which pages' origins may open a WebSocket watch: the server's own, and those CORS is configured for. */
-class WebSocketOriginsTest {
+/** Which pages' origins the server trusts: its own, and those CORS is configured for ({@code *} not with credentials). */
+class TrustedOriginsTest {
 
     private static final HostAndPort LOCALHOST_8080 = HostAndPort.create("localhost", 8080);
-    private static final WebSocketOrigins CORS_OFF = WebSocketOrigins.of(false, List.of("https://dashboard.example"));
+    private static final TrustedOrigins CORS_OFF = TrustedOrigins.of(false, List.of("https://dashboard.example"));
 
     @Test
     void theServersOwnOriginIsAllowed() {
@@ -36,13 +36,21 @@ class WebSocketOriginsTest {
     @Test
     void configuredOriginsCountOnlyWithCorsOn() {
         assertFalse(CORS_OFF.allows("https://dashboard.example", "http", LOCALHOST_8080));
-        WebSocketOrigins on = WebSocketOrigins.of(true,
+        TrustedOrigins on = TrustedOrigins.of(true,
                 List.of("https://dashboard.example", "/https://.*\\.ops\\.example/"));
         assertTrue(on.allows("https://dashboard.example", "http", LOCALHOST_8080));
         assertTrue(on.allows("https://team.ops.example", "http", LOCALHOST_8080));
         assertFalse(on.allows("https://team.ops.example.evil", "http", LOCALHOST_8080));
         assertFalse(on.allows("http://evil.example", "http", LOCALHOST_8080));
         assertTrue(on.allows("http://localhost:8080", "http", LOCALHOST_8080), "the own origin stays allowed");
-        assertTrue(WebSocketOrigins.of(true, List.of("*")).allows("http://evil.example", "http", LOCALHOST_8080));
+        assertTrue(TrustedOrigins.of(true, List.of("*")).allows("http://evil.example", "http", LOCALHOST_8080));
+    }
+
+    @Test
+    void aWildcardNeverTrustsAnotherSiteWithCredentials() {
+        TrustedOrigins any = TrustedOrigins.of(true, List.of("*", "https://dashboard.example"));
+        assertFalse(any.listedOrOwn("http://evil.example", "http", LOCALHOST_8080));
+        assertTrue(any.listedOrOwn("https://dashboard.example", "http", LOCALHOST_8080));
+        assertTrue(any.listedOrOwn("http://localhost:8080", "http", LOCALHOST_8080));
     }
 }

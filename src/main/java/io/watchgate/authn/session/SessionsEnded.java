@@ -1,0 +1,5 @@
+package io.watchgate.authn.session;
+
+/** Fired when browser sessions ended (logout, expiry, a user's oldest replaced): their watches end too. */
+public record SessionsEnded(int count) {
+}
