@@ -39,6 +39,14 @@ class ClientCertificates {
                 .flatMap(leaf -> userOf(X500Name.getInstance(leaf.getSubjectX500Principal().getEncoded())));
     }
 
+    /** When the request's verified client certificate stops being valid, if it has one. */
+    Optional<java.time.Instant> expiry(HttpServerRequest request) {
+        if (!authority.configured() || !request.isSSL()) {
+            return Optional.empty();
+        }
+        return authority.verifiedClient(request.sslSession()).map(leaf -> leaf.getNotAfter().toInstant());
+    }
+
     /** The user of a subject as Go's pkix.Name reads it: the last common name, every organization in order. */
     static Optional<UserInfo> userOf(X500Name subject) {
         List<String> names = values(subject, BCStyle.CN);

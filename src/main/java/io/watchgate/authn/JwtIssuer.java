@@ -9,10 +9,12 @@ import java.util.Optional;
 
 /**
  * One {@code jwt} entry of kube's AuthenticationConfiguration: the issuer whose tokens are accepted, for which
- * audiences, with which keys, and how claims map to the user. Keys come from a JWKS file ({@code issuer.jwksFile},
- * watchgate's own field: kube fetches them from the issuer's discovery document, which watchgate does not yet).
+ * audiences, with which keys, and how claims map to the user. Keys come from the issuer's discovery document, as in
+ * kube ({@code issuer.discoveryURL}, {@code issuer.certificateAuthority}), or from a JWKS file
+ * ({@code issuer.jwksFile}, watchgate's own field, for issuers the server cannot reach).
  */
-record JwtIssuer(String url, List<String> audiences, Path jwksFile, String usernameClaim, String usernamePrefix,
+record JwtIssuer(String url, List<String> audiences, Optional<Path> jwksFile, Optional<String> discoveryUrl,
+        Optional<String> certificateAuthority, String usernameClaim, String usernamePrefix,
         Optional<String> groupsClaim, String groupsPrefix, Optional<String> uidClaim,
         Map<String, String> requiredClaims) {
 
@@ -29,7 +31,21 @@ record JwtIssuer(String url, List<String> audiences, Path jwksFile, String usern
         if (audiences.isEmpty()) {
             throw new IllegalArgumentException(at + ".issuer.audiences: at least one audience is required");
         }
-        Path jwks = relativeTo.resolveSibling(text(issuer, "jwksFile", at + ".issuer.jwksFile"));
+        Optional<Path> jwks = issuer.hasNonNull("jwksFile")
+                ? Optional.of(relativeTo.resolveSibling(text(issuer, "jwksFile", at + ".issuer.jwksFile")))
+                : Optional.empty();
+        Optional<String> discovery = issuer.hasNonNull("discoveryURL")
+                ? Optional.of(text(issuer, "discoveryURL", at + ".issuer.discoveryURL")) : Optional.empty();
+        if (discovery.isPresent() && !discovery.get().startsWith("https://")) {
+            throw new IllegalArgumentException(at + ".issuer.discoveryURL: must use the https scheme, got \""
+                    + discovery.get() + "\"");
+        }
+        if (discovery.isPresent() && jwks.isPresent()) {
+            throw new IllegalArgumentException(at + ".issuer: jwksFile and discoveryURL exclude each other");
+        }
+        Optional<String> authority = issuer.hasNonNull("certificateAuthority")
+                ? Optional.of(text(issuer, "certificateAuthority", at + ".issuer.certificateAuthority"))
+                : Optional.empty();
         JsonNode username = jwt.at("/claimMappings/username");
         String usernameClaim = text(username, "claim", at + ".claimMappings.username.claim");
         if (!username.has("prefix")) {
@@ -52,7 +68,8 @@ record JwtIssuer(String url, List<String> audiences, Path jwksFile, String usern
             }
             required.put(rule.get("claim").asText(), rule.get("requiredValue").asText());
         }
-        return new JwtIssuer(url, List.copyOf(audiences), jwks, usernameClaim, username.get("prefix").asText(),
+        return new JwtIssuer(url, List.copyOf(audiences), jwks, discovery, authority, usernameClaim,
+                username.get("prefix").asText(),
                 groupsClaim, groupsClaim.isPresent() ? groups.get("prefix").asText() : "",
                 uid.hasNonNull("claim") ? Optional.of(uid.get("claim").asText()) : Optional.empty(),
                 Map.copyOf(required));

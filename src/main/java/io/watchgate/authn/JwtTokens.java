@@ -3,25 +3,23 @@ package io.watchgate.authn;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.jwt.algorithm.SignatureAlgorithm;
-import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.JWTParser;
 import io.smallrye.jwt.auth.principal.ParseException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import io.vertx.core.Vertx;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.EnumSet;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.Executor;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.logging.Logger;
 
@@ -30,7 +28,8 @@ import org.jboss.logging.Logger;
  * ({@code watchgate.auth.authentication-config}) sets it up: a token whose {@code iss} is a configured issuer is
  * verified by SmallRye JWT (signature against the issuer's keys, {@code exp} and {@code nbf}, one of the audiences),
  * then checked against the claim validation rules, and its claims name the user: username (prefixed), groups
- * (prefixed), uid. A token of another issuer, or not a JWT, is left to the other authenticators.
+ * (prefixed), uid. A token of another issuer, or not a JWT, is left to the other authenticators. The issuers' keys
+ * are kept current by {@link IssuerKeys}; a token naming a key id they lack is 401 and has them fetched again.
  */
 @ApplicationScoped
 public class JwtTokens implements TokenAuthenticator {
@@ -41,20 +40,53 @@ public class JwtTokens implements TokenAuthenticator {
 
     private final AuthConfig config;
     private final JWTParser parser;
+    private final Vertx vertx;
     private volatile Map<String, Verifier> issuers = Map.of();
+    private long timer = -1;
 
-    private record Verifier(JwtIssuer issuer, JWTAuthContextInfo context) {
+    private record Verifier(JwtIssuer issuer, IssuerKeys keys) {
     }
 
-    JwtTokens(AuthConfig config, JWTParser parser) {
+    JwtTokens(AuthConfig config, JWTParser parser, Vertx vertx) {
         this.config = config;
         this.parser = parser;
+        this.vertx = vertx;
     }
 
-    /** Reads the configuration and the keys at start; one that does not read stops the start, naming the field. */
+    /**
+     * Reads the configuration and the JWKS files at start (one that does not read stops the start, naming the field),
+     * starts fetching discovered keys, and checks both again every {@code token-file-check-interval}.
+     */
     void start(@Observes StartupEvent event) {
-        if (config.authenticationConfig().isPresent()) {
-            issuers = read(config.authenticationConfig().get());
+        if (config.authenticationConfig().isEmpty()) {
+            return;
+        }
+        Executor worker = task -> vertx.executeBlocking(() -> {
+            task.run();
+            return null;
+        }, false);
+        Map<String, Verifier> verifiers = new LinkedHashMap<>();
+        for (JwtIssuer issuer : issuersOf(config.authenticationConfig().get()).values()) {
+            IssuerKeys keys;
+            try {
+                keys = new IssuerKeys(issuer, worker);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("watchgate.auth.authentication-config, issuer " + issuer.url() + ": "
+                        + e.getMessage(), e);
+            }
+            keys.start();
+            verifiers.put(issuer.url(), new Verifier(issuer, keys));
+        }
+        issuers = Map.copyOf(verifiers);
+        LOG.infof("JWT bearer tokens accepted from %s", verifiers.keySet());
+        long interval = Math.max(1000, config.tokenFileCheckInterval().toMillis());
+        timer = vertx.setPeriodic(interval, id -> worker.execute(
+                () -> issuers.values().forEach(verifier -> verifier.keys().check())));
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
         }
     }
 
@@ -81,33 +113,6 @@ public class JwtTokens implements TokenAuthenticator {
         }
     }
 
-    private static Map<String, Verifier> read(Path file) {
-        Map<String, Verifier> verifiers = new java.util.LinkedHashMap<>();
-        for (JwtIssuer issuer : issuersOf(file).values()) {
-            String jwks;
-            try {
-                jwks = Files.readString(issuer.jwksFile(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new IllegalStateException("the keys of " + issuer.url() + " (" + issuer.jwksFile()
-                        + ") cannot be read: " + e.getMessage(), e);
-            }
-            JWTAuthContextInfo context = new JWTAuthContextInfo();
-            context.setPublicKeyContent(jwks);
-            context.setIssuedBy(issuer.url());
-            context.setExpectedAudience(new HashSet<>(issuer.audiences()));
-            // the asymmetric algorithms OIDC issuers sign with (kube accepts these too); never "none" or HMAC
-            context.setSignatureAlgorithm(EnumSet.of(SignatureAlgorithm.RS256, SignatureAlgorithm.RS384,
-                    SignatureAlgorithm.RS512, SignatureAlgorithm.ES256, SignatureAlgorithm.ES384,
-                    SignatureAlgorithm.ES512, SignatureAlgorithm.PS256, SignatureAlgorithm.PS384,
-                    SignatureAlgorithm.PS512));
-            context.setRequiredClaims(Set.of("exp"));
-            context.setClockSkew(0);
-            verifiers.put(issuer.url(), new Verifier(issuer, context));
-        }
-        LOG.infof("JWT bearer tokens accepted from %s", verifiers.keySet());
-        return Map.copyOf(verifiers);
-    }
-
     @Override
     public Optional<UserInfo> authenticate(String token) {
         Map<String, Verifier> known = issuers;
@@ -118,25 +123,43 @@ public class JwtTokens implements TokenAuthenticator {
         if (verifier == null) {
             return Optional.empty(); // not a JWT of an issuer configured here: another authenticator's
         }
+        IssuerKeys.Keys keys = verifier.keys().current().orElse(null);
+        String keyId = partOf(token, 0).map(header -> header.get("kid")).filter(JsonNode::isTextual)
+                .map(JsonNode::asText).orElse(null);
+        if (keys == null || (keyId != null && !keys.ids().contains(keyId))) {
+            verifier.keys().unknownKeyId(); // the issuer may have rotated its keys: fetched again, at most so often
+            return Optional.empty();
+        }
         try {
-            return userOf(verifier.issuer(), parser.parse(token, verifier.context()));
+            return userOf(verifier.issuer(), parser.parse(token, keys.context()));
         } catch (ParseException | RuntimeException e) {
             LOG.debugf("a JWT of %s was refused: %s", verifier.issuer().url(), e.getMessage());
             return Optional.empty();
         }
     }
 
+    /** A token this authenticator recognized (so verified, {@code exp} required) ends at its {@code exp}. */
+    @Override
+    public Optional<java.time.Instant> expiry(String token) {
+        return partOf(token, 1).map(payload -> payload.get("exp")).filter(JsonNode::canConvertToLong)
+                .map(exp -> java.time.Instant.ofEpochSecond(exp.asLong()));
+    }
+
     /** The unverified {@code iss} of a compact JWS, to choose the issuer that verifies it (as kube does). */
     static Optional<String> issuerOf(String token) {
+        return partOf(token, 1).map(payload -> payload.get("iss")).filter(JsonNode::isTextual).map(JsonNode::asText);
+    }
+
+    /** The header (0) or payload (1) of a compact JWS, unverified. */
+    private static Optional<JsonNode> partOf(String token, int part) {
         int first = token.indexOf('.');
         int second = first < 0 ? -1 : token.indexOf('.', first + 1);
         if (second < 0 || token.indexOf('.', second + 1) >= 0) {
             return Optional.empty();
         }
         try {
-            JsonNode payload = JSON.readTree(Base64.getUrlDecoder().decode(token.substring(first + 1, second)));
-            JsonNode issuer = payload.get("iss");
-            return issuer != null && issuer.isTextual() ? Optional.of(issuer.asText()) : Optional.empty();
+            String encoded = part == 0 ? token.substring(0, first) : token.substring(first + 1, second);
+            return Optional.ofNullable(JSON.readTree(Base64.getUrlDecoder().decode(encoded)));
         } catch (IOException | IllegalArgumentException e) {
             return Optional.empty();
         }

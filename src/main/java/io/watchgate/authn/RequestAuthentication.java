@@ -47,11 +47,13 @@ public class RequestAuthentication {
 
     private void authenticate(RoutingContext context) {
         Optional<UserInfo> user = certificates.user(context.request());
+        boolean byCookie = false;
         if (user.isEmpty()) {
             String token = BearerToken.of(context.request().getHeader(HttpHeaders.AUTHORIZATION));
             if (token != null) {
                 user = recognize(token);
             } else if (sessions.carried(context.request())) {
+                byCookie = true;
                 try {
                     user = sessions.authenticate(context);
                 } catch (ApiException crossSite) {
@@ -64,12 +66,35 @@ public class RequestAuthentication {
             }
         }
         if (user.isEmpty()) {
+            if (byCookie) {
+                SessionCredentials.clearCookie(context.response()); // its session ended: the browser may forget it
+            }
             refusals.count(Refusals.Reason.UNAUTHORIZED);
             StatusResponses.end(context.response(), new ApiException(401, "Unauthorized", "Unauthorized"));
             return;
         }
         Identities.put(context, user.get());
         context.next();
+    }
+
+    /**
+     * When the credential that authenticated the request stops being valid, where it says: a client certificate's
+     * {@code notAfter}, a JWT's {@code exp}. A static token says nothing (it lasts while its file lists it).
+     */
+    public Optional<java.time.Instant> credentialExpiry(RoutingContext context) {
+        if (certificates.user(context.request()).isPresent()) {
+            return certificates.expiry(context.request());
+        }
+        String token = BearerToken.of(context.request().getHeader(HttpHeaders.AUTHORIZATION));
+        if (token == null) {
+            return Optional.empty();
+        }
+        for (TokenAuthenticator authenticator : authenticators) {
+            if (authenticator.authenticate(token).isPresent()) {
+                return authenticator.expiry(token);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The user the first authenticator that recognizes the token names. */

@@ -1,5 +1,6 @@
 package io.watchgate.authn;
 
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -13,4 +14,9 @@ public interface TokenAuthenticator {
      * every request that carries a token: it must answer from memory, in microseconds.
      */
     Optional<UserInfo> authenticate(String token);
+
+    /** When a token this authenticator recognized stops being valid, if it says (a JWT's {@code exp}). */
+    default Optional<Instant> expiry(String token) {
+        return Optional.empty();
+    }
 }

@@ -33,7 +33,7 @@ class AuthenticationConfigTest {
                 "  claimMappings: {username: {claim: sub, prefix: ''}, groups: {claim: groups, prefix: 'a:'}}"));
         JwtIssuer issuer = issuers.get("https://a.test");
         assertEquals(List.of("x", "y"), issuer.audiences());
-        assertEquals(dir.resolve("keys.json"), issuer.jwksFile(), "relative to the configuration file");
+        assertEquals(Optional.of(dir.resolve("keys.json")), issuer.jwksFile(), "relative to the configuration file");
         assertEquals("sub", issuer.usernameClaim());
         assertEquals("", issuer.usernamePrefix());
         assertEquals(Optional.of("groups"), issuer.groupsClaim());

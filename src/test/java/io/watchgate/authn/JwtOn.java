@@ -57,7 +57,7 @@ public class JwtOn extends RbacOn {
         return jws.getCompactSerialization();
     }
 
-    private static RsaJsonWebKey key(String id) {
+    static RsaJsonWebKey key(String id) {
         try {
             RsaJsonWebKey key = RsaJwkGenerator.generateJwk(2048);
             key.setKeyId(id);

@@ -71,6 +71,18 @@ class JwtTokensTest {
     }
 
     @Test
+    void aValidTokenBuysABrowserSessionForTheUserItNames() throws Exception {
+        Response login = given().header("Authorization", "Bearer " + JwtOn.token(JwtOn.KEY, ALICE))
+                .post("/watchgate/session");
+        assertEquals(201, login.statusCode(), login.asString());
+        String setCookie = login.header("Set-Cookie");
+        String value = setCookie.substring(setCookie.indexOf('=') + 1, setCookie.indexOf(';'));
+        Response session = given().cookie("__Host-watchgate-session", value).get("/watchgate/session");
+        assertEquals(200, session.statusCode(), session.asString());
+        assertEquals("oidc:alice@example.com", session.jsonPath().getString("status.userInfo.username"));
+    }
+
+    @Test
     void staticTokensGoOnBesideThem() {
         Response review = given().header("Authorization", "Bearer " + Users.BOB.token())
                 .contentType("application/json").body(REVIEW).post(PATH);

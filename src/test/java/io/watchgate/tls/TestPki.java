@@ -69,6 +69,10 @@ public final class TestPki {
             return issue(this, subject, KeyPurposeId.id_kp_clientAuth, List.of(), keys());
         }
 
+        public String certificatePem() throws IOException {
+            return new String(Pem.encode(certificate), java.nio.charset.StandardCharsets.US_ASCII);
+        }
+
         public void writeCertificate(Path file) throws IOException {
             Files.write(file, Pem.encode(certificate));
         }

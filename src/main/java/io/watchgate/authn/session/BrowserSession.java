@@ -14,8 +14,11 @@ public final class BrowserSession {
     private final Instant endOfLife;
     private volatile Instant expires;
     private volatile boolean revoked;
-    /** The digest of the cookie value in force (guarded by the store's lock). */
-    String key;
+    /** The digest of the cookie value in force (written under the store's lock). */
+    volatile String key;
+    /** The digest of the value before the last renewal, still good until {@code previousUntil} (requests in flight). */
+    volatile String previousKey;
+    volatile Instant previousUntil = Instant.MIN;
 
     BrowserSession(UserInfo user, String key, Instant expires, Instant endOfLife) {
         this.user = user;
@@ -34,6 +37,11 @@ public final class BrowserSession {
 
     public Instant endOfLife() {
         return endOfLife;
+    }
+
+    /** Whether {@code key} is this session's digest in force, or the one before it within its grace. */
+    boolean answersTo(String key, Instant now) {
+        return key.equals(this.key) || (key.equals(previousKey) && now.isBefore(previousUntil));
     }
 
     /** Whether the session still stands for its user: neither logged out nor expired. */

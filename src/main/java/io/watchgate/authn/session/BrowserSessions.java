@@ -34,7 +34,13 @@ public class BrowserSessions {
 
     /** 32 random bytes, base64url without padding: the only shape a cookie value of ours has. */
     static final int VALUE_LENGTH = 43;
-    private static final long SWEEP_MILLIS = 5_000;
+    /**
+     * How often ended sessions are dropped and their watches told: watches end within this of a logout, and however
+     * fast sessions end (a user logging in and out in a loop), open watches are asked again at most this often.
+     */
+    private static final long SWEEP_MILLIS = 2_000;
+    /** How long the value before a renewal still counts: requests sent with it before the renewal's answer came. */
+    private static final java.time.Duration RENEWAL_GRACE = java.time.Duration.ofSeconds(10);
 
     private final SessionConfig config;
     private final Clock clock;
@@ -43,6 +49,8 @@ public class BrowserSessions {
     private final SecureRandom random = new SecureRandom();
     private final Map<String, BrowserSession> byKey = new ConcurrentHashMap<>();
     private final Map<String, ArrayDeque<BrowserSession>> byUser = new HashMap<>();
+    /** Sessions ended since the last sweep told the watches (guarded by this). */
+    private int endedSinceSweep;
     private long sweeper = -1;
 
     /** A session and the cookie value that stands for it now: handed to the browser once, kept nowhere. */
@@ -75,33 +83,40 @@ public class BrowserSessions {
         }
     }
 
-    /** A new session for {@code user}; past the user's share its oldest session ends, past the server's it is 429. */
-    public Issued open(UserInfo user) {
+    /**
+     * A new session for {@code user}, ending no later than the credential it was opened with ({@code credentialEnd});
+     * past the user's share its oldest session ends, past the server's it is 429.
+     */
+    public Issued open(UserInfo user, Optional<Instant> credentialEnd) {
         Instant now = clock.instant();
         int endedNow = 0;
         Issued issued;
         synchronized (this) {
+            ArrayDeque<BrowserSession> mine = byUser.get(user.name());
+            while (mine != null && !mine.isEmpty() && mine.size() >= config.maxSessionsPerUser()) {
+                remove(mine.peekFirst());
+                endedNow++;
+            }
             if (byKey.size() >= config.maxSessions()) {
                 endedNow += removeExpired(now);
             }
             if (byKey.size() >= config.maxSessions()) {
+                endedSinceSweep += endedNow;
                 throw new ApiException(429, "TooManyRequests", "the server holds as many browser sessions as it "
                         + "may (" + config.maxSessions() + "); log in again later", ApiException.Details.NONE, 60,
                         null);
             }
-            ArrayDeque<BrowserSession> mine = byUser.computeIfAbsent(user.name(), name -> new ArrayDeque<>());
-            while (mine.size() >= config.maxSessionsPerUser()) {
-                remove(mine.peekFirst());
-                endedNow++;
-            }
             String value = newValue();
-            BrowserSession session = new BrowserSession(user, keyOf(value), now.plus(config.lifetime()),
-                    now.plus(config.maxLifetime()));
+            Instant endOfLife = now.plus(config.maxLifetime());
+            if (credentialEnd.isPresent() && credentialEnd.get().isBefore(endOfLife)) {
+                endOfLife = credentialEnd.get();
+            }
+            BrowserSession session = new BrowserSession(user, keyOf(value), now.plus(config.lifetime()), endOfLife);
             byKey.put(session.key, session);
             byUser.computeIfAbsent(user.name(), name -> new ArrayDeque<>()).addLast(session);
             issued = new Issued(value, session);
+            endedSinceSweep += endedNow;
         }
-        announce(endedNow);
         return issued;
     }
 
@@ -110,17 +125,29 @@ public class BrowserSessions {
         if (value.length() != VALUE_LENGTH) {
             return Optional.empty(); // not one of ours: no digest for it
         }
-        BrowserSession session = byKey.get(keyOf(value));
-        return session != null && session.active(clock.instant()) ? Optional.of(session) : Optional.empty();
+        String key = keyOf(value);
+        BrowserSession session = byKey.get(key);
+        Instant now = clock.instant();
+        return session != null && session.active(now) && session.answersTo(key, now) ? Optional.of(session)
+                : Optional.empty();
     }
 
-    /** A new cookie value for {@code session}, the old one no longer valid, and a later end (up to its maximum). */
-    public synchronized Optional<Issued> renew(BrowserSession session) {
+    /**
+     * A new cookie value for the session {@code presented} stands for, and a later end (up to its maximum); the
+     * presented value still counts for a few seconds, for requests already sent with it. Empty when {@code presented}
+     * is no longer the value in force: a concurrent renewal (another tab) got there first, and its value stands.
+     */
+    public synchronized Optional<Issued> renew(BrowserSession session, String presented) {
         Instant now = clock.instant();
-        if (!session.active(now) || byKey.get(session.key) != session) {
+        String presentedKey = keyOf(presented);
+        if (!session.active(now) || !presentedKey.equals(session.key) || byKey.get(presentedKey) != session) {
             return Optional.empty();
         }
-        byKey.remove(session.key);
+        if (session.previousKey != null) {
+            byKey.remove(session.previousKey);
+        }
+        session.previousKey = session.key;
+        session.previousUntil = now.plus(RENEWAL_GRACE);
         String value = newValue();
         session.key = keyOf(value);
         session.extend(now.plus(config.lifetime()));
@@ -129,15 +156,11 @@ public class BrowserSessions {
     }
 
     /** Logout: the session stands for no one from now on, and the watches started under it end. */
-    public void revoke(BrowserSession session) {
-        boolean removed;
-        synchronized (this) {
-            removed = byKey.get(session.key) == session;
-            if (removed) {
-                remove(session);
-            }
+    public synchronized void revoke(BrowserSession session) {
+        if (byKey.get(session.key) == session) {
+            remove(session);
+            endedSinceSweep++;
         }
-        announce(removed ? 1 : 0);
     }
 
     /** How many sessions the server holds (expired ones not yet swept included). */
@@ -145,22 +168,32 @@ public class BrowserSessions {
         return byKey.size();
     }
 
+    /** Drops ended sessions, and tells the watches of those ended since the last sweep, once for all. */
     void sweep() {
-        int removed;
+        int ended;
         synchronized (this) {
-            removed = removeExpired(clock.instant());
+            ended = removeExpired(clock.instant()) + endedSinceSweep;
+            endedSinceSweep = 0;
         }
-        announce(removed);
+        if (ended > 0) {
+            this.ended.accept(new SessionsEnded(ended));
+        }
     }
 
+    /** Drops ended sessions, and values past their renewal's grace; counts the sessions. */
     private int removeExpired(Instant now) {
         int removed = 0;
-        for (Iterator<BrowserSession> all = byKey.values().iterator(); all.hasNext();) {
-            BrowserSession session = all.next();
+        for (Iterator<Map.Entry<String, BrowserSession>> all = byKey.entrySet().iterator(); all.hasNext();) {
+            Map.Entry<String, BrowserSession> entry = all.next();
+            BrowserSession session = entry.getValue();
             if (!session.active(now)) {
                 all.remove();
-                forget(session);
-                removed++;
+                if (entry.getKey().equals(session.key)) {
+                    forget(session);
+                    removed++;
+                }
+            } else if (!session.answersTo(entry.getKey(), now)) {
+                all.remove(); // a value renewed away, past its grace
             }
         }
         return removed;
@@ -168,6 +201,9 @@ public class BrowserSessions {
 
     private void remove(BrowserSession session) {
         byKey.remove(session.key);
+        if (session.previousKey != null) {
+            byKey.remove(session.previousKey);
+        }
         forget(session);
     }
 
@@ -176,12 +212,6 @@ public class BrowserSessions {
         ArrayDeque<BrowserSession> mine = byUser.get(session.user().name());
         if (mine != null && mine.remove(session) && mine.isEmpty()) {
             byUser.remove(session.user().name());
-        }
-    }
-
-    private void announce(int count) {
-        if (count > 0) {
-            ended.accept(new SessionsEnded(count));
         }
     }
 

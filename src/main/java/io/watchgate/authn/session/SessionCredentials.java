@@ -1,9 +1,11 @@
 package io.watchgate.authn.session;
 
-import io.vertx.core.http.Cookie;
+import io.netty.handler.codec.http.cookie.Cookie;
+import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authn.UserInfo;
 import io.watchgate.http.TrustedOrigins;
@@ -18,10 +20,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * The session cookie as a credential. A browser sends it of its own accord, whichever page asks, so before it names
  * anyone the request must show it comes from a page the server trusts (CSRF, and WebSocket hijacking): an
  * {@code Origin}, when sent, must be the server's own or one CORS lists ({@link TrustedOrigins}); without one, a
- * browser's {@code Sec-Fetch-Site} must not say {@code cross-site}; a write must carry an Origin (every browser
- * sends one with a write) and no body type a form of any site may send without asking (the Content-Type rule).
- * The cookie itself is {@code SameSite=Strict}, so a browser does not send it from another site's page at all: these
- * checks are the second wall, and the only one against sibling hosts of the same site.
+ * browser's {@code Sec-Fetch-Site} must say the page is the server's own (or that no page asked); a write must carry
+ * an Origin (every browser sends one with a write) and no body type a form of any site may send without asking (the
+ * Content-Type rule). The cookie itself is {@code SameSite=Strict}, so a browser does not send it from another
+ * site's page at all: these checks are the second wall, and the only one against sibling hosts of the same site.
  */
 @ApplicationScoped
 public class SessionCredentials {
@@ -29,9 +31,11 @@ public class SessionCredentials {
     /** {@code __Host-}: browsers keep it only if it is Secure, for the whole host, and set by the host itself. */
     public static final String COOKIE = "__Host-watchgate-session";
     private static final String KEY = BrowserSession.class.getName();
+    private static final String VALUE_KEY = KEY + ".value";
     private static final Set<String> FORM_TYPES = Set.of("application/x-www-form-urlencoded", "multipart/form-data",
             "text/plain");
-    private static final int ORIGIN_SHOWN = 256;
+    private static final Set<String> OWN_PAGE = Set.of("same-origin", "none");
+    private static final int HEADER_SHOWN = 256;
 
     private final BrowserSessions sessions;
     private final TrustedOrigins origins = TrustedOrigins.configured(ConfigProvider.getConfig());
@@ -42,7 +46,7 @@ public class SessionCredentials {
 
     /** Whether the request carries a session cookie (good or not). */
     public boolean carried(HttpServerRequest request) {
-        return request.getCookie(COOKIE) != null;
+        return valueOf(request) != null;
     }
 
     /**
@@ -51,10 +55,16 @@ public class SessionCredentials {
      */
     public Optional<UserInfo> authenticate(RoutingContext context) {
         HttpServerRequest request = context.request();
-        refuseCrossSite(request);
-        Cookie cookie = request.getCookie(COOKIE);
-        Optional<BrowserSession> session = cookie == null ? Optional.empty() : sessions.find(cookie.getValue());
-        session.ifPresent(found -> context.put(KEY, found));
+        refuseUntrustedPage(request);
+        if (written(request) && request.getHeader(HttpHeaders.ORIGIN) == null) {
+            throw crossSite("a write must say which page sent it (Origin), as browsers do");
+        }
+        String value = valueOf(request);
+        Optional<BrowserSession> session = value == null ? Optional.empty() : sessions.find(value);
+        session.ifPresent(found -> {
+            context.put(KEY, found);
+            context.put(VALUE_KEY, value);
+        });
         return session.map(BrowserSession::user);
     }
 
@@ -63,27 +73,66 @@ public class SessionCredentials {
         return Optional.ofNullable(context.get(KEY));
     }
 
-    private void refuseCrossSite(HttpServerRequest request) {
+    /** The cookie value the request was authenticated by (see {@link #of}). */
+    static String presentedValue(RoutingContext context) {
+        return context.get(VALUE_KEY);
+    }
+
+    /** The active session of the request's cookie, whatever else authenticated the request (for logout). */
+    Optional<BrowserSession> carriedSession(HttpServerRequest request) {
+        String value = valueOf(request);
+        return value == null ? Optional.empty() : sessions.find(value);
+    }
+
+    /**
+     * 403 for a request a browser sent for a page the server does not trust: another origin, a page of another site,
+     * or a form's body type. A request no browser sent (no Origin, no Sec-Fetch-Site) passes.
+     */
+    void refuseUntrustedPage(HttpServerRequest request) {
         String origin = request.getHeader(HttpHeaders.ORIGIN);
-        boolean write = !(request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD);
+        String site = request.getHeader("Sec-Fetch-Site");
         if (origin != null) {
             if (!origins.allowsWithCredentials(origin, request)) {
                 throw crossSite("its Origin \"" + shown(origin) + "\" is neither the server's own nor one "
                         + "quarkus.http.cors.origins lists");
             }
-        } else if ("cross-site".equalsIgnoreCase(request.getHeader("Sec-Fetch-Site"))) {
-            throw crossSite("a page of another site sent it (Sec-Fetch-Site: cross-site)");
-        } else if (write) {
-            throw crossSite("a write must say which page sent it (Origin), as browsers do");
+        } else if (site != null && !OWN_PAGE.contains(site.toLowerCase(Locale.ROOT))) {
+            throw crossSite("a page of another origin sent it (Sec-Fetch-Site: " + shown(site) + ")");
         }
         String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
-        if (write && type != null && FORM_TYPES.contains(mediaType(type))) {
+        if (written(request) && type != null && FORM_TYPES.contains(mediaType(type))) {
             throw crossSite("its body is of type " + mediaType(type) + ", which a form of any site may send");
         }
     }
 
+    /** The header that sets the cookie to {@code value} for {@code maxAgeSeconds}. */
+    static String setCookie(String value, long maxAgeSeconds) {
+        return COOKIE + "=" + value + "; Path=/; Max-Age=" + maxAgeSeconds + "; HttpOnly; Secure; SameSite=Strict";
+    }
+
+    /** Tells the browser to forget the cookie. */
+    public static void clearCookie(HttpServerResponse response) {
+        response.putHeader(HttpHeaders.SET_COOKIE, setCookie("", 0));
+    }
+
+    /** The cookie's value, from every Cookie header (HTTP/2 clients may send one per cookie). */
+    private static String valueOf(HttpServerRequest request) {
+        for (String header : request.headers().getAll(HttpHeaders.COOKIE)) {
+            for (Cookie cookie : ServerCookieDecoder.STRICT.decode(header)) {
+                if (cookie.name().equals(COOKIE)) {
+                    return cookie.value();
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean written(HttpServerRequest request) {
+        return !(request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD);
+    }
+
     private static ApiException crossSite(String why) {
-        return new ApiException(403, "Forbidden", "a request authenticated by a session cookie was refused: " + why);
+        return new ApiException(403, "Forbidden", "a request from a browser page the server does not trust was refused: " + why);
     }
 
     private static String mediaType(String contentType) {
@@ -93,6 +142,6 @@ public class SessionCredentials {
     }
 
     private static String shown(String header) {
-        return header.length() <= ORIGIN_SHOWN ? header : header.substring(0, ORIGIN_SHOWN) + "...";
+        return header.length() <= HEADER_SHOWN ? header : header.substring(0, HEADER_SHOWN) + "...";
     }
 }

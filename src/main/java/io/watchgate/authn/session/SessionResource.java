@@ -3,8 +3,10 @@ package io.watchgate.authn.session;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.common.annotation.NonBlocking;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authn.Identities;
+import io.watchgate.authn.RequestAuthentication;
 import io.watchgate.authn.UserInfo;
 import io.watchgate.status.ApiException;
 import jakarta.ws.rs.DELETE;
@@ -18,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 
 /**
  * The browser login exchange. {@code POST} with a credential a browser cannot send by itself on every request (a
@@ -33,15 +36,24 @@ public class SessionResource {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final BrowserSessions sessions;
+    private final SessionCredentials credentials;
+    private final RequestAuthentication authentication;
     private final Clock clock;
 
-    SessionResource(BrowserSessions sessions, Clock clock) {
+    SessionResource(BrowserSessions sessions, SessionCredentials credentials, RequestAuthentication authentication,
+            Clock clock) {
         this.sessions = sessions;
+        this.credentials = credentials;
+        this.authentication = authentication;
         this.clock = clock;
     }
 
     @POST
     public Response login(@Context RoutingContext context) {
+        if (context.request().getHeader(HttpHeaders.AUTHORIZATION) == null) {
+            // a client certificate (or the cookie) a browser sends of its own accord: from a page of ours only
+            credentials.refuseUntrustedPage(context.request());
+        }
         UserInfo user = Identities.authenticated(context);
         if (user.name().equals(UserInfo.ANONYMOUS)) {
             throw new ApiException(401, "Unauthorized", "a session is opened with a credential: a bearer token or a"
@@ -50,13 +62,16 @@ public class SessionResource {
         if (!Identities.of(context).equals(user)) {
             throw ApiException.badRequest("a session is opened for the user who logs in, not one impersonated");
         }
-        var current = SessionCredentials.of(context);
+        Optional<BrowserSession> current = SessionCredentials.of(context);
         if (current.isPresent()) {
-            var renewed = sessions.renew(current.get())
-                    .orElseThrow(() -> new ApiException(401, "Unauthorized", "Unauthorized"));
-            return answer(Response.ok(), renewed);
+            Optional<BrowserSessions.Issued> renewed = sessions.renew(current.get(),
+                    SessionCredentials.presentedValue(context));
+            // none: another renewal (another tab) replaced the value first, and the browser keeps that one
+            return renewed.map(issued -> answer(Response.ok(), issued))
+                    .orElseGet(() -> json(Response.ok(), current.get()).build());
         }
-        return answer(Response.status(Response.Status.CREATED), sessions.open(user));
+        return answer(Response.status(Response.Status.CREATED),
+                sessions.open(user, authentication.credentialExpiry(context)));
     }
 
     @GET
@@ -68,18 +83,20 @@ public class SessionResource {
 
     @DELETE
     public Response logout(@Context RoutingContext context) {
-        SessionCredentials.of(context).ifPresent(sessions::revoke);
+        // the cookie's session, even where another credential (a client certificate) authenticated the request
+        SessionCredentials.of(context).or(() -> credentials.carriedSession(context.request()))
+                .ifPresent(sessions::revoke);
         String status = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\","
                 + "\"code\":200}";
         return Response.ok(status, MediaType.APPLICATION_JSON_TYPE)
-                .header("Set-Cookie", cookie("", 0))
+                .header("Set-Cookie", SessionCredentials.setCookie("", 0))
                 .header("Cache-Control", "no-store")
                 .build();
     }
 
     private Response answer(Response.ResponseBuilder response, BrowserSessions.Issued issued) {
         long seconds = Math.max(0, Duration.between(clock.instant(), issued.session().expires()).toSeconds());
-        return json(response, issued.session()).header("Set-Cookie", cookie(issued.value(), seconds)).build();
+        return json(response, issued.session()).header("Set-Cookie", SessionCredentials.setCookie(issued.value(), seconds)).build();
     }
 
     private static Response.ResponseBuilder json(Response.ResponseBuilder response, BrowserSession session) {
@@ -98,11 +115,5 @@ public class SessionResource {
 
     private static String timestamp(Instant instant) {
         return instant.truncatedTo(ChronoUnit.SECONDS).toString();
-    }
-
-    /** The whole host's, sent back over HTTPS only, unreadable to scripts, never with a request another site starts. */
-    static String cookie(String value, long maxAgeSeconds) {
-        return SessionCredentials.COOKIE + "=" + value + "; Path=/; Max-Age=" + maxAgeSeconds
-                + "; HttpOnly; Secure; SameSite=Strict";
     }
 }

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +31,7 @@ class BrowserSessionsTest {
 
     @Test
     void aCookieValueFindsItsSessionUntilItExpires() {
-        BrowserSessions.Issued issued = sessions.open(ALICE);
+        BrowserSessions.Issued issued = sessions.open(ALICE, Optional.empty());
         assertEquals(43, issued.value().length());
         assertEquals(ALICE, sessions.find(issued.value()).orElseThrow().user());
         pass(Duration.ofMinutes(14));
@@ -44,7 +45,7 @@ class BrowserSessionsTest {
 
     @Test
     void valuesNotIssuedFindNothing() {
-        String issued = sessions.open(ALICE).value();
+        String issued = sessions.open(ALICE, Optional.empty()).value();
         assertTrue(sessions.find("").isEmpty());
         assertTrue(sessions.find(issued + "x").isEmpty());
         assertTrue(sessions.find(issued.substring(1) + (issued.charAt(0) == 'A' ? 'B' : 'A')).isEmpty());
@@ -53,36 +54,61 @@ class BrowserSessionsTest {
 
     @Test
     void renewalIssuesANewValueAndALaterEndButNeverPastTheMaximumLifetime() {
-        BrowserSessions.Issued first = sessions.open(ALICE);
+        BrowserSessions.Issued first = sessions.open(ALICE, Optional.empty());
         pass(Duration.ofMinutes(10));
-        BrowserSessions.Issued second = sessions.renew(first.session()).orElseThrow();
+        BrowserSessions.Issued second = sessions.renew(first.session(), first.value()).orElseThrow();
         assertNotEquals(first.value(), second.value());
-        assertTrue(sessions.find(first.value()).isEmpty(), "the old value stands for nothing");
         assertEquals(now.get().plus(Duration.ofMinutes(15)), second.session().expires());
-        for (int i = 0; i < 60; i++) {
+        assertTrue(sessions.find(first.value()).isPresent(), "requests sent before the renewal's answer still count");
+        pass(Duration.ofSeconds(10));
+        assertTrue(sessions.find(first.value()).isEmpty(), "then the old value stands for nothing");
+        BrowserSessions.Issued current = second;
+        for (int i = 0; i < 60 && current.session().active(now.get()); i++) {
             pass(Duration.ofMinutes(14));
-            sessions.renew(second.session());
+            current = sessions.renew(current.session(), current.value()).orElse(current);
         }
-        assertEquals(Instant.parse("2026-12-02T20:00:00Z"), second.session().expires(), "12 h after login");
-        pass(Duration.ofHours(1));
-        assertTrue(sessions.renew(second.session()).isEmpty());
+        assertEquals(Instant.parse("2026-12-02T20:00:00Z"), current.session().expires(), "12 h after login");
+        assertTrue(sessions.renew(current.session(), current.value()).isEmpty());
+    }
+
+    @Test
+    void ofTwoRenewalsWithTheSameValueTheFirstWinsAndTheSecondIssuesNothing() {
+        BrowserSessions.Issued issued = sessions.open(ALICE, Optional.empty());
+        BrowserSessions.Issued renewed = sessions.renew(issued.session(), issued.value()).orElseThrow();
+        assertTrue(sessions.renew(issued.session(), issued.value()).isEmpty());
+        assertTrue(sessions.find(renewed.value()).isPresent());
+    }
+
+    @Test
+    void aSessionEndsNoLaterThanTheCredentialItWasOpenedWith() {
+        Instant tokenExpiry = now.get().plus(Duration.ofMinutes(5));
+        BrowserSessions.Issued issued = sessions.open(ALICE, Optional.of(tokenExpiry));
+        assertEquals(tokenExpiry, issued.session().expires());
+        pass(Duration.ofMinutes(4));
+        BrowserSessions.Issued renewed = sessions.renew(issued.session(), issued.value()).orElseThrow();
+        assertEquals(tokenExpiry, renewed.session().expires(), "renewal does not outlast the token");
+        pass(Duration.ofMinutes(1));
+        assertTrue(sessions.find(renewed.value()).isEmpty());
     }
 
     @Test
     void logoutEndsTheSessionAndTellsItsWatches() {
-        BrowserSessions.Issued issued = sessions.open(ALICE);
+        BrowserSessions.Issued issued = sessions.open(ALICE, Optional.empty());
         sessions.revoke(issued.session());
         assertTrue(sessions.find(issued.value()).isEmpty());
         assertFalse(issued.session().active(now.get()));
-        assertTrue(sessions.renew(issued.session()).isEmpty(), "a session logged out is not renewed");
-        assertEquals(List.of(new SessionsEnded(1)), ended);
+        assertTrue(sessions.renew(issued.session(), issued.value()).isEmpty(), "a session logged out is not renewed");
+        sessions.revoke(sessions.open(BOB, Optional.empty()).session());
+        assertEquals(List.of(), ended, "the watches are told at the next sweep, once for all");
+        sessions.sweep();
+        assertEquals(List.of(new SessionsEnded(2)), ended);
     }
 
     @Test
     void aUserPastItsShareLosesItsOldestSession() {
-        BrowserSessions.Issued oldest = sessions.open(ALICE);
-        BrowserSessions.Issued next = sessions.open(ALICE);
-        BrowserSessions.Issued newest = sessions.open(ALICE);
+        BrowserSessions.Issued oldest = sessions.open(ALICE, Optional.empty());
+        BrowserSessions.Issued next = sessions.open(ALICE, Optional.empty());
+        BrowserSessions.Issued newest = sessions.open(ALICE, Optional.empty());
         assertTrue(sessions.find(oldest.value()).isEmpty());
         assertTrue(sessions.find(next.value()).isPresent());
         assertTrue(sessions.find(newest.value()).isPresent());
@@ -91,16 +117,16 @@ class BrowserSessionsTest {
 
     @Test
     void aFullServerRefusesLoginsUntilSessionsEnd() {
-        sessions.open(ALICE);
-        sessions.open(ALICE);
-        BrowserSessions.Issued bobs = sessions.open(BOB);
+        sessions.open(ALICE, Optional.empty());
+        sessions.open(ALICE, Optional.empty());
+        BrowserSessions.Issued bobs = sessions.open(BOB, Optional.empty());
         UserInfo carol = UserInfo.authenticated("carol", "", List.of());
-        ApiException full = assertThrows(ApiException.class, () -> sessions.open(carol));
+        ApiException full = assertThrows(ApiException.class, () -> sessions.open(carol, Optional.empty()));
         assertEquals(429, full.code());
         sessions.revoke(bobs.session());
-        assertTrue(sessions.find(sessions.open(carol).value()).isPresent());
+        assertTrue(sessions.find(sessions.open(carol, Optional.empty()).value()).isPresent());
         pass(Duration.ofMinutes(15));
-        assertTrue(sessions.find(sessions.open(BOB).value()).isPresent(), "expired sessions make room");
+        assertTrue(sessions.find(sessions.open(BOB, Optional.empty()).value()).isPresent(), "expired sessions make room");
     }
 
     private void pass(Duration duration) {
