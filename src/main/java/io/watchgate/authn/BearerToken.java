@@ -7,13 +7,13 @@ import java.util.Locale;
  * {@code Bearer <token>}, the scheme in any case. A header of another scheme, or an empty token, carries no bearer
  * token: the request is then as one without credentials.
  */
-final class BearerToken {
+public final class BearerToken {
 
     private BearerToken() {
     }
 
     /** The token, or null when the header carries none. */
-    static String of(String header) {
+    public static String of(String header) {
         if (header == null) {
             return null;
         }

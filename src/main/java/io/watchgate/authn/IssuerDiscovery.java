@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,6 +16,10 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -68,22 +71,25 @@ final class IssuerDiscovery {
         return uri;
     }
 
+    /** The body of {@code uri}'s 200 answer, all of it within {@link #TIMEOUT}, or an IOException saying why not. */
     private byte[] get(URI uri) throws IOException {
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Accept", "application/json")
                 .GET().build();
+        CompletableFuture<HttpResponse<byte[]>> answer = client.sendAsync(request,
+                BoundedBody.handler(MAX_BYTES, uri.toString()));
         try {
-            HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream body = response.body()) {
-                if (response.statusCode() != 200) {
-                    throw new IOException(uri + " answered " + response.statusCode());
-                }
-                byte[] content = body.readNBytes(MAX_BYTES + 1);
-                if (content.length > MAX_BYTES) {
-                    throw new IOException(uri + " answered more than " + MAX_BYTES + " bytes");
-                }
-                return content;
+            HttpResponse<byte[]> response = answer.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (response.statusCode() != 200) {
+                throw new IOException(uri + " answered " + response.statusCode());
             }
+            return response.body();
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            throw new IOException(uri + " did not answer whole within " + TIMEOUT.toSeconds() + " s", e);
+        } catch (ExecutionException e) {
+            throw new IOException(uri + ": " + e.getCause().getMessage(), e.getCause());
         } catch (InterruptedException e) {
+            answer.cancel(true);
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while fetching " + uri, e);
         }

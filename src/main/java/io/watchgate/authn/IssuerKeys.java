@@ -148,7 +148,7 @@ final class IssuerKeys {
                     ids.add(key.getKeyId());
                 }
             }
-        } catch (JoseException e) {
+        } catch (JoseException | RuntimeException e) {
             throw new IOException("not a JSON Web Key Set: " + e.getMessage(), e);
         }
         JWTAuthContextInfo context = new JWTAuthContextInfo();

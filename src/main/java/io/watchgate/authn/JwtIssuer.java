@@ -43,9 +43,16 @@ record JwtIssuer(String url, List<String> audiences, Optional<Path> jwksFile, Op
         if (discovery.isPresent() && jwks.isPresent()) {
             throw new IllegalArgumentException(at + ".issuer: jwksFile and discoveryURL exclude each other");
         }
+        if (discovery.isPresent() && discovery.get().equals(url)) {
+            throw new IllegalArgumentException(at + ".issuer.discoveryURL: must differ from url (as kube requires)");
+        }
         Optional<String> authority = issuer.hasNonNull("certificateAuthority")
                 ? Optional.of(text(issuer, "certificateAuthority", at + ".issuer.certificateAuthority"))
                 : Optional.empty();
+        if (authority.isPresent() && jwks.isPresent()) {
+            throw new IllegalArgumentException(at + ".issuer: certificateAuthority is for discovery; with jwksFile "
+                    + "nothing is fetched");
+        }
         JsonNode username = jwt.at("/claimMappings/username");
         String usernameClaim = text(username, "claim", at + ".claimMappings.username.claim");
         if (!username.has("prefix")) {

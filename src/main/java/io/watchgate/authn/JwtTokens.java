@@ -142,7 +142,8 @@ public class JwtTokens implements TokenAuthenticator {
     @Override
     public Optional<java.time.Instant> expiry(String token) {
         return partOf(token, 1).map(payload -> payload.get("exp")).filter(JsonNode::canConvertToLong)
-                .map(exp -> java.time.Instant.ofEpochSecond(exp.asLong()));
+                .map(exp -> java.time.Instant.ofEpochSecond(Math.max(0, Math.min(exp.asLong(),
+                        java.time.Instant.MAX.getEpochSecond()))));
     }
 
     /** The unverified {@code iss} of a compact JWS, to choose the issuer that verifies it (as kube does). */

@@ -11,6 +11,7 @@ import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusResponses;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,6 +26,8 @@ import java.util.Optional;
  */
 @ApplicationScoped
 public class RequestAuthentication {
+
+    private static final String EXPIRY_KEY = RequestAuthentication.class.getName() + ".credentialExpiry";
 
     private final ClientCertificates certificates;
     private final List<TokenAuthenticator> authenticators;
@@ -47,11 +50,14 @@ public class RequestAuthentication {
 
     private void authenticate(RoutingContext context) {
         Optional<UserInfo> user = certificates.user(context.request());
+        if (user.isPresent()) {
+            certificates.expiry(context.request()).ifPresent(expiry -> context.put(EXPIRY_KEY, expiry));
+        }
         boolean byCookie = false;
         if (user.isEmpty()) {
             String token = BearerToken.of(context.request().getHeader(HttpHeaders.AUTHORIZATION));
             if (token != null) {
-                user = recognize(token);
+                user = recognize(token, context);
             } else if (sessions.carried(context.request())) {
                 byCookie = true;
                 try {
@@ -79,19 +85,21 @@ public class RequestAuthentication {
 
     /**
      * When the credential that authenticated the request stops being valid, where it says: a client certificate's
-     * {@code notAfter}, a JWT's {@code exp}. A static token says nothing (it lasts while its file lists it).
+     * {@code notAfter}, a JWT's {@code exp}, as authentication read them. A static token says nothing (it lasts while
+     * its file lists it).
      */
-    public Optional<java.time.Instant> credentialExpiry(RoutingContext context) {
-        if (certificates.user(context.request()).isPresent()) {
-            return certificates.expiry(context.request());
-        }
-        String token = BearerToken.of(context.request().getHeader(HttpHeaders.AUTHORIZATION));
-        if (token == null) {
-            return Optional.empty();
-        }
+    public static Optional<Instant> credentialExpiry(RoutingContext context) {
+        Instant expiry = context.get(EXPIRY_KEY);
+        return Optional.ofNullable(expiry);
+    }
+
+    /** As {@link #recognize(String)}, keeping the token's expiry with the request, if it has one. */
+    private Optional<UserInfo> recognize(String token, RoutingContext context) {
         for (TokenAuthenticator authenticator : authenticators) {
-            if (authenticator.authenticate(token).isPresent()) {
-                return authenticator.expiry(token);
+            Optional<UserInfo> user = authenticator.authenticate(token);
+            if (user.isPresent()) {
+                authenticator.expiry(token).ifPresent(expiry -> context.put(EXPIRY_KEY, expiry));
+                return user;
             }
         }
         return Optional.empty();

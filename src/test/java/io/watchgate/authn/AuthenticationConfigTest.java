@@ -52,6 +52,12 @@ class AuthenticationConfigTest {
         assertError("jwt[0].issuer.audiences", config(
                 "- issuer: {url: 'https://a.test', jwksFile: k.json}",
                 "  claimMappings: {username: {claim: sub, prefix: ''}}"));
+        assertError("jwt[0].issuer.discoveryURL: must differ from url", config(
+                "- issuer: {url: 'https://a.test', discoveryURL: 'https://a.test', audiences: [x]}",
+                "  claimMappings: {username: {claim: sub, prefix: ''}}"));
+        assertError("jwt[0].issuer: certificateAuthority is for discovery", config(
+                "- issuer: {url: 'https://a.test', audiences: [x], jwksFile: k.json, certificateAuthority: x}",
+                "  claimMappings: {username: {claim: sub, prefix: ''}}"));
         assertError("CEL expressions are not", config(
                 "- issuer: {url: 'https://a.test', audiences: [x], jwksFile: k.json}",
                 "  claimValidationRules: [{expression: 'claims.hd == \"x\"'}]",

@@ -71,10 +71,14 @@ class JwtTokensTest {
     }
 
     @Test
-    void aValidTokenBuysABrowserSessionForTheUserItNames() throws Exception {
-        Response login = given().header("Authorization", "Bearer " + JwtOn.token(JwtOn.KEY, ALICE))
-                .post("/watchgate/session");
+    void aValidTokenBuysABrowserSessionForTheUserItNamesNoLongerThanTheTokenLasts() throws Exception {
+        long exp = System.currentTimeMillis() / 1000 + 120;
+        Response login = given().header("Authorization", "Bearer " + with("exp", exp)).post("/watchgate/session");
         assertEquals(201, login.statusCode(), login.asString());
+        assertEquals(java.time.Instant.ofEpochSecond(exp).toString(),
+                login.jsonPath().getString("status.maxExpirationTimestamp"));
+        assertEquals(java.time.Instant.ofEpochSecond(exp).toString(),
+                login.jsonPath().getString("status.expirationTimestamp"), "2 minutes, not the session's 15");
         String setCookie = login.header("Set-Cookie");
         String value = setCookie.substring(setCookie.indexOf('=') + 1, setCookie.indexOf(';'));
         Response session = given().cookie("__Host-watchgate-session", value).get("/watchgate/session");

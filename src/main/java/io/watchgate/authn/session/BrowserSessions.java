@@ -49,6 +49,8 @@ public class BrowserSessions {
     private final SecureRandom random = new SecureRandom();
     private final Map<String, BrowserSession> byKey = new ConcurrentHashMap<>();
     private final Map<String, ArrayDeque<BrowserSession>> byUser = new HashMap<>();
+    /** Sessions held (byKey also holds values in their renewal's grace; guarded by this). */
+    private int count;
     /** Sessions ended since the last sweep told the watches (guarded by this). */
     private int endedSinceSweep;
     private long sweeper = -1;
@@ -97,10 +99,10 @@ public class BrowserSessions {
                 remove(mine.peekFirst());
                 endedNow++;
             }
-            if (byKey.size() >= config.maxSessions()) {
+            if (count >= config.maxSessions()) {
                 endedNow += removeExpired(now);
             }
-            if (byKey.size() >= config.maxSessions()) {
+            if (count >= config.maxSessions()) {
                 endedSinceSweep += endedNow;
                 throw new ApiException(429, "TooManyRequests", "the server holds as many browser sessions as it "
                         + "may (" + config.maxSessions() + "); log in again later", ApiException.Details.NONE, 60,
@@ -113,6 +115,7 @@ public class BrowserSessions {
             }
             BrowserSession session = new BrowserSession(user, keyOf(value), now.plus(config.lifetime()), endOfLife);
             byKey.put(session.key, session);
+            count++;
             byUser.computeIfAbsent(user.name(), name -> new ArrayDeque<>()).addLast(session);
             issued = new Issued(value, session);
             endedSinceSweep += endedNow;
@@ -164,8 +167,8 @@ public class BrowserSessions {
     }
 
     /** How many sessions the server holds (expired ones not yet swept included). */
-    public int size() {
-        return byKey.size();
+    public synchronized int size() {
+        return count;
     }
 
     /** Drops ended sessions, and tells the watches of those ended since the last sweep, once for all. */
@@ -208,6 +211,7 @@ public class BrowserSessions {
     }
 
     private void forget(BrowserSession session) {
+        count--;
         session.revoke();
         ArrayDeque<BrowserSession> mine = byUser.get(session.user().name());
         if (mine != null && mine.remove(session) && mine.isEmpty()) {

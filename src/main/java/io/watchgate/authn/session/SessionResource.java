@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.common.annotation.NonBlocking;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
+import io.watchgate.authn.BearerToken;
 import io.watchgate.authn.Identities;
 import io.watchgate.authn.RequestAuthentication;
 import io.watchgate.authn.UserInfo;
@@ -37,20 +38,17 @@ public class SessionResource {
 
     private final BrowserSessions sessions;
     private final SessionCredentials credentials;
-    private final RequestAuthentication authentication;
     private final Clock clock;
 
-    SessionResource(BrowserSessions sessions, SessionCredentials credentials, RequestAuthentication authentication,
-            Clock clock) {
+    SessionResource(BrowserSessions sessions, SessionCredentials credentials, Clock clock) {
         this.sessions = sessions;
         this.credentials = credentials;
-        this.authentication = authentication;
         this.clock = clock;
     }
 
     @POST
     public Response login(@Context RoutingContext context) {
-        if (context.request().getHeader(HttpHeaders.AUTHORIZATION) == null) {
+        if (BearerToken.of(context.request().getHeader(HttpHeaders.AUTHORIZATION)) == null) {
             // a client certificate (or the cookie) a browser sends of its own accord: from a page of ours only
             credentials.refuseUntrustedPage(context.request());
         }
@@ -71,7 +69,7 @@ public class SessionResource {
                     .orElseGet(() -> json(Response.ok(), current.get()).build());
         }
         return answer(Response.status(Response.Status.CREATED),
-                sessions.open(user, authentication.credentialExpiry(context)));
+                sessions.open(user, RequestAuthentication.credentialExpiry(context)));
     }
 
     @GET

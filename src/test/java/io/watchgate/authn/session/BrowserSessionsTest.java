@@ -59,6 +59,7 @@ class BrowserSessionsTest {
         BrowserSessions.Issued second = sessions.renew(first.session(), first.value()).orElseThrow();
         assertNotEquals(first.value(), second.value());
         assertEquals(now.get().plus(Duration.ofMinutes(15)), second.session().expires());
+        assertEquals(1, sessions.size(), "one session, whatever values stand for it");
         assertTrue(sessions.find(first.value()).isPresent(), "requests sent before the renewal's answer still count");
         pass(Duration.ofSeconds(10));
         assertTrue(sessions.find(first.value()).isEmpty(), "then the old value stands for nothing");
