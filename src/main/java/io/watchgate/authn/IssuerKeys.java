@@ -6,8 +6,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PublicKey;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -16,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 import org.jose4j.jwk.JsonWebKey;
 import org.jose4j.jwk.JsonWebKeySet;
+import org.jose4j.jwk.PublicJsonWebKey;
 import org.jose4j.lang.JoseException;
 
 /**
@@ -29,9 +36,27 @@ final class IssuerKeys {
     private static final Logger LOG = Logger.getLogger(IssuerKeys.class);
     static final long MIN_FETCH_GAP_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final long REFETCH_NANOS = TimeUnit.MINUTES.toNanos(5);
+    /** Issuers publish a few keys at once (current, next, last); a token without a key id tries each of them. */
+    static final int MAX_KEYS = 16;
 
-    /** A key set that read: the verification context SmallRye JWT takes, and the key ids it holds. */
-    record Keys(JWTAuthContextInfo context, Set<String> ids) {
+    /**
+     * A key set that read, as SmallRye JWT's verification contexts, one per signing key with the key parsed once (so a
+     * token costs one signature check, not a parse of the key set): by key id, and all of them in the set's order.
+     */
+    record Keys(Map<String, JWTAuthContextInfo> byId, List<JWTAuthContextInfo> all) {
+
+        Set<String> ids() {
+            return byId.keySet();
+        }
+
+        /** The contexts a token naming {@code keyId} is verified with; without one, every key, as go-oidc tries. */
+        List<JWTAuthContextInfo> forKeyId(String keyId) {
+            if (keyId == null) {
+                return all;
+            }
+            JWTAuthContextInfo context = byId.get(keyId);
+            return context == null ? List.of() : List.of(context);
+        }
     }
 
     private final JwtIssuer issuer;
@@ -135,24 +160,34 @@ final class IssuerKeys {
         }
     }
 
-    /** A JWKS as SmallRye JWT verifies with it, for this issuer and its audiences; an IOException if it does not read. */
+    /** A JWKS as SmallRye JWT verifies with it, for this issuer and its audiences; an IOException if unreadable. */
     static Keys parse(JwtIssuer issuer, String jwks) throws IOException {
-        Set<String> ids = new HashSet<>();
+        Map<String, JWTAuthContextInfo> byId = new LinkedHashMap<>();
+        List<JWTAuthContextInfo> all = new ArrayList<>();
         try {
-            JsonWebKeySet set = new JsonWebKeySet(jwks);
-            if (set.getJsonWebKeys().isEmpty()) {
-                throw new IOException("the key set holds no key");
-            }
-            for (JsonWebKey key : set.getJsonWebKeys()) {
+            for (JsonWebKey key : new JsonWebKeySet(jwks).getJsonWebKeys()) {
+                if (!(key instanceof PublicJsonWebKey signing) || "enc".equals(key.getUse())
+                        || all.size() == MAX_KEYS) {
+                    continue; // not a public key of signatures, or past the keys any issuer publishes at once
+                }
+                JWTAuthContextInfo context = context(issuer, signing.getPublicKey());
+                all.add(context);
                 if (key.getKeyId() != null) {
-                    ids.add(key.getKeyId());
+                    byId.putIfAbsent(key.getKeyId(), context);
                 }
             }
         } catch (JoseException | RuntimeException e) {
             throw new IOException("not a JSON Web Key Set: " + e.getMessage(), e);
         }
+        if (all.isEmpty()) {
+            throw new IOException("the key set holds no public key for signatures");
+        }
+        return new Keys(Collections.unmodifiableMap(byId), List.copyOf(all));
+    }
+
+    private static JWTAuthContextInfo context(JwtIssuer issuer, PublicKey key) {
         JWTAuthContextInfo context = new JWTAuthContextInfo();
-        context.setPublicKeyContent(jwks);
+        context.setPublicVerificationKey(key);
         context.setIssuedBy(issuer.url());
         context.setExpectedAudience(new HashSet<>(issuer.audiences()));
         // the asymmetric algorithms OIDC issuers sign with (kube accepts these too); never "none" or HMAC
@@ -162,6 +197,6 @@ final class IssuerKeys {
                 SignatureAlgorithm.PS512));
         context.setRequiredClaims(Set.of("exp"));
         context.setClockSkew(0);
-        return new Keys(context, Set.copyOf(ids));
+        return context;
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.JWTParser;
 import io.smallrye.jwt.auth.principal.ParseException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -126,16 +127,19 @@ public class JwtTokens implements TokenAuthenticator {
         IssuerKeys.Keys keys = verifier.keys().current().orElse(null);
         String keyId = partOf(token, 0).map(header -> header.get("kid")).filter(JsonNode::isTextual)
                 .map(JsonNode::asText).orElse(null);
-        if (keys == null || (keyId != null && !keys.ids().contains(keyId))) {
+        List<JWTAuthContextInfo> candidates = keys == null ? List.of() : keys.forKeyId(keyId);
+        if (candidates.isEmpty()) {
             verifier.keys().unknownKeyId(); // the issuer may have rotated its keys: fetched again, at most so often
             return Optional.empty();
         }
-        try {
-            return userOf(verifier.issuer(), parser.parse(token, keys.context()));
-        } catch (ParseException | RuntimeException e) {
-            LOG.debugf("a JWT of %s was refused: %s", verifier.issuer().url(), e.getMessage());
-            return Optional.empty();
+        for (JWTAuthContextInfo context : candidates) {
+            try {
+                return userOf(verifier.issuer(), parser.parse(token, context));
+            } catch (ParseException | RuntimeException e) {
+                LOG.debugf("a JWT of %s was refused: %s", verifier.issuer().url(), e.getMessage());
+            }
         }
+        return Optional.empty();
     }
 
     /** A token this authenticator recognized (so verified, {@code exp} required) ends at its {@code exp}. */

@@ -60,7 +60,7 @@ public final class TrustedOrigins {
         return origin == null || allows(origin, request.scheme(), request.authority());
     }
 
-    /** Whether the page of {@code origin} may act with the credentials its browser holds: listed, never by {@code *}. */
+    /** Whether the page of {@code origin} may act with its browser's credentials: listed, never by {@code *}. */
     public boolean allowsWithCredentials(String origin, HttpServerRequest request) {
         return listedOrOwn(origin, request.scheme(), request.authority());
     }

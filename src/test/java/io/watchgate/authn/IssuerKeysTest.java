@@ -43,6 +43,23 @@ class IssuerKeysTest {
     }
 
     @Test
+    void aTokenIsVerifiedWithTheKeyItNamesOrWithoutANameWithEachSigningKey() throws Exception {
+        JsonWebKey encryption = JwtOn.key("for-encryption");
+        encryption.setUse("enc");
+        String jwks = new JsonWebKeySet(List.of(JwtOn.key("a"), JwtOn.key("b"), encryption))
+                .toJson(JsonWebKey.OutputControlLevel.PUBLIC_ONLY);
+        Path config = dir.resolve("auth.yaml");
+        Files.writeString(config, "apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\n"
+                + "jwt:\n- issuer: {url: 'https://a.test', audiences: [x], jwksFile: keys.json}\n"
+                + "  claimMappings: {username: {claim: sub, prefix: ''}}\n");
+        IssuerKeys.Keys keys = IssuerKeys.parse(JwtTokens.issuersOf(config).get("https://a.test"), jwks);
+        assertEquals(Set.of("a", "b"), keys.ids(), "a key for encryption verifies nothing");
+        assertEquals(1, keys.forKeyId("b").size());
+        assertEquals(2, keys.forKeyId(null).size());
+        assertTrue(keys.forKeyId("c").isEmpty());
+    }
+
+    @Test
     void theDiscoveryDocumentMustNameTheConfiguredIssuerAndAnHttpsKeySet() throws Exception {
         ObjectMapper json = new ObjectMapper();
         assertEquals("https://a.test/keys", IssuerDiscovery.jwksUri(json.readTree(

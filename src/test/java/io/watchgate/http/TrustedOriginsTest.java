@@ -7,7 +7,7 @@ import io.vertx.core.net.HostAndPort;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Which pages' origins the server trusts: its own, and those CORS is configured for ({@code *} not with credentials). */
+/** Which pages' origins the server trusts: its own, and those CORS lists ({@code *} never with credentials). */
 class TrustedOriginsTest {
 
     private static final HostAndPort LOCALHOST_8080 = HostAndPort.create("localhost", 8080);

@@ -132,7 +132,8 @@ public class SessionCredentials {
     }
 
     private static ApiException crossSite(String why) {
-        return new ApiException(403, "Forbidden", "a request from a browser page the server does not trust was refused: " + why);
+        return new ApiException(403, "Forbidden", "a request from a browser page the server does not trust was "
+                + "refused: " + why);
     }
 
     private static String mediaType(String contentType) {

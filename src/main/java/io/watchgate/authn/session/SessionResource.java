@@ -94,7 +94,8 @@ public class SessionResource {
 
     private Response answer(Response.ResponseBuilder response, BrowserSessions.Issued issued) {
         long seconds = Math.max(0, Duration.between(clock.instant(), issued.session().expires()).toSeconds());
-        return json(response, issued.session()).header("Set-Cookie", SessionCredentials.setCookie(issued.value(), seconds)).build();
+        return json(response, issued.session())
+                .header("Set-Cookie", SessionCredentials.setCookie(issued.value(), seconds)).build();
     }
 
     private static Response.ResponseBuilder json(Response.ResponseBuilder response, BrowserSession session) {

@@ -65,8 +65,8 @@ class BrowserSessionTest {
         page(cookie).header("Origin", EVIL).body(configMap).post("/api/v1/namespaces/default/configmaps")
                 .then().statusCode(403).body("reason", equalTo("Forbidden"))
                 .body("message", equalTo("a request from a browser page the server does not trust was refused: its "
-                        + "Origin \"https://evil.example\" is neither the server's own nor one quarkus.http.cors.origins "
-                        + "lists"));
+                        + "Origin \"https://evil.example\" is neither the server's own nor one "
+                        + "quarkus.http.cors.origins lists"));
         page(cookie).body(configMap).post("/api/v1/namespaces/default/configmaps").then().statusCode(403)
                 .body("message", containsString("a write must say which page sent it (Origin)"));
         page(cookie).header("Origin", ownOrigin()).contentType("text/plain").body(configMap)

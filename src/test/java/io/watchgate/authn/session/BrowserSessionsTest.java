@@ -127,7 +127,8 @@ class BrowserSessionsTest {
         sessions.revoke(bobs.session());
         assertTrue(sessions.find(sessions.open(carol, Optional.empty()).value()).isPresent());
         pass(Duration.ofMinutes(15));
-        assertTrue(sessions.find(sessions.open(BOB, Optional.empty()).value()).isPresent(), "expired sessions make room");
+        assertTrue(sessions.find(sessions.open(BOB, Optional.empty()).value()).isPresent(),
+                "expired sessions make room");
     }
 
     private void pass(Duration duration) {
