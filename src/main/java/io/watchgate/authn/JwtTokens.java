@@ -3,6 +3,8 @@ package io.watchgate.authn;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
@@ -42,11 +44,25 @@ public class JwtTokens implements TokenAuthenticator {
     private final AuthConfig config;
     private final JWTParser parser;
     private final Vertx vertx;
+    /**
+     * Tokens verified lately, by digest, as kube-apiserver caches them: a request that repeats a token (every request
+     * of a client, within seconds) costs a digest and a lookup instead of a signature check (about 100 us). Only
+     * tokens that verified are kept, so filling it takes valid tokens; each lasts {@link #VERIFIED_FOR}, never past
+     * its {@code exp}.
+     */
+    private final Cache<String, Verified> verified = Caffeine.newBuilder().maximumSize(MAX_VERIFIED)
+            .expireAfterWrite(VERIFIED_FOR).executor(Runnable::run).build();
     private volatile Map<String, Verifier> issuers = Map.of();
     private long timer = -1;
 
     private record Verifier(JwtIssuer issuer, IssuerKeys keys) {
     }
+
+    private record Verified(UserInfo user, Optional<java.time.Instant> expiry) {
+    }
+
+    static final java.time.Duration VERIFIED_FOR = java.time.Duration.ofSeconds(10);
+    private static final int MAX_VERIFIED = 4096;
 
     JwtTokens(AuthConfig config, JWTParser parser, Vertx vertx) {
         this.config = config;
@@ -66,8 +82,17 @@ public class JwtTokens implements TokenAuthenticator {
             task.run();
             return null;
         }, false);
+        use(issuersOf(config.authenticationConfig().get()).values(), worker);
+        LOG.infof("JWT bearer tokens accepted from %s", issuers.keySet());
+        long interval = Math.max(1000, config.tokenFileCheckInterval().toMillis());
+        timer = vertx.setPeriodic(interval, id -> worker.execute(
+                () -> issuers.values().forEach(verifier -> verifier.keys().check())));
+    }
+
+    /** Accepts the tokens of {@code configured}, their keys read (files) or fetched (discovery) by {@code worker}. */
+    void use(java.util.Collection<JwtIssuer> configured, Executor worker) {
         Map<String, Verifier> verifiers = new LinkedHashMap<>();
-        for (JwtIssuer issuer : issuersOf(config.authenticationConfig().get()).values()) {
+        for (JwtIssuer issuer : configured) {
             IssuerKeys keys;
             try {
                 keys = new IssuerKeys(issuer, worker);
@@ -79,10 +104,6 @@ public class JwtTokens implements TokenAuthenticator {
             verifiers.put(issuer.url(), new Verifier(issuer, keys));
         }
         issuers = Map.copyOf(verifiers);
-        LOG.infof("JWT bearer tokens accepted from %s", verifiers.keySet());
-        long interval = Math.max(1000, config.tokenFileCheckInterval().toMillis());
-        timer = vertx.setPeriodic(interval, id -> worker.execute(
-                () -> issuers.values().forEach(verifier -> verifier.keys().check())));
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -124,6 +145,20 @@ public class JwtTokens implements TokenAuthenticator {
         if (verifier == null) {
             return Optional.empty(); // not a JWT of an issuer configured here: another authenticator's
         }
+        String digest = TokenTable.digest(token);
+        Verified hit = verified.getIfPresent(digest);
+        if (hit != null) {
+            if (hit.expiry().isEmpty() || hit.expiry().get().isAfter(java.time.Instant.now())) {
+                return Optional.of(hit.user());
+            }
+            verified.invalidate(digest);
+        }
+        Optional<UserInfo> user = verify(verifier, token);
+        user.ifPresent(found -> verified.put(digest, new Verified(found, expiry(token))));
+        return user;
+    }
+
+    private Optional<UserInfo> verify(Verifier verifier, String token) {
         IssuerKeys.Keys keys = verifier.keys().current().orElse(null);
         String keyId = partOf(token, 0).map(header -> header.get("kid")).filter(JsonNode::isTextual)
                 .map(JsonNode::asText).orElse(null);
