@@ -84,13 +84,18 @@ public class InFlightLimit {
                 || (info.resourceRequest() && LONG_RUNNING_SUBRESOURCES.contains(info.subresource()));
     }
 
+    /** kube-apiserver's 429, word for word. */
+    public static ApiException tooManyRequests(long retryAfterSeconds) {
+        return new ApiException(429, "TooManyRequests", "Too many requests, please try again later.",
+                ApiException.Details.NONE, (int) retryAfterSeconds, null);
+    }
+
     /**
      * kube-apiserver's answer, word for word, with {@code Retry-After} in seconds; a body left unread closes the
      * connection after it.
      */
     public static void refuse(RoutingContext context, long retryAfterSeconds) {
-        ApiException e = new ApiException(429, "TooManyRequests", "Too many requests, please try again later.",
-                ApiException.Details.NONE, (int) retryAfterSeconds, null);
+        ApiException e = tooManyRequests(retryAfterSeconds);
         HttpServerRequest request = context.request();
         HttpServerResponse response = context.response().setStatusCode(429)
                 .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")

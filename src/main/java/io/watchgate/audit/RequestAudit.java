@@ -18,7 +18,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.jboss.logging.Logger;
 
 /**
  * The audit log's route (kube-apiserver's audit filter): first on the API port, it notes when each request arrived,
@@ -29,7 +28,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 class RequestAudit {
 
-    private static final Logger LOG = Logger.getLogger(RequestAudit.class);
     private final AuditWriter writer;
     private final boolean enabled;
     private final Optional<Set<String>> verbs;
@@ -49,14 +47,7 @@ class RequestAudit {
     private void audit(RoutingContext context) {
         long started = System.nanoTime();
         Instant received = Instant.now();
-        RequestEnd.onEnd(context, completed -> {
-            try {
-                write(context, completed, started, received);
-            } catch (RuntimeException e) {
-                // an end handler that throws would keep the others from running (the places in flight among them)
-                LOG.warnf("no audit event for %s %s: %s", context.request().method(), context.request().path(), e);
-            }
-        });
+        RequestEnd.onEnd(context, completed -> write(context, completed, started, received));
         context.next();
     }
 

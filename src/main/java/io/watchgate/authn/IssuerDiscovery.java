@@ -2,7 +2,7 @@ package io.watchgate.authn;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayInputStream;
+import io.watchgate.tls.Pem;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,10 +11,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -98,15 +97,11 @@ final class IssuerDiscovery {
     /** Trusts the certificates of {@code pem} alone, as kube's {@code certificateAuthority} (PEM text). */
     static SSLContext trusting(String pem) {
         try {
-            Collection<? extends Certificate> certificates = CertificateFactory.getInstance("X.509")
-                    .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
-            if (certificates.isEmpty()) {
-                throw new IllegalArgumentException("issuer.certificateAuthority: no certificate in it");
-            }
+            List<X509Certificate> certificates = Pem.certificates(pem.getBytes(StandardCharsets.US_ASCII));
             KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
             store.load(null, null);
             int index = 0;
-            for (Certificate certificate : certificates) {
+            for (X509Certificate certificate : certificates) {
                 store.setCertificateEntry("ca-" + index++, certificate);
             }
             TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());

@@ -145,7 +145,7 @@ public class JwtTokens implements TokenAuthenticator {
         if (verifier == null) {
             return Optional.empty(); // not a JWT of an issuer configured here: another authenticator's
         }
-        String digest = TokenTable.digest(token);
+        String digest = CredentialDigest.of(token);
         Verified hit = verified.getIfPresent(digest);
         if (hit != null) {
             if (hit.expiry().isEmpty() || hit.expiry().get().isAfter(java.time.Instant.now())) {

@@ -27,7 +27,8 @@ import java.util.Optional;
 @ApplicationScoped
 public class RequestAuthentication {
 
-    private static final String EXPIRY_KEY = RequestAuthentication.class.getName() + ".credentialExpiry";
+    /** The authenticator that recognized the request's credential (for {@link #credentialExpiry}). */
+    private static final String SOURCE_KEY = RequestAuthentication.class.getName() + ".source";
 
     private final ClientCertificates certificates;
     private final List<TokenAuthenticator> authenticators;
@@ -51,7 +52,7 @@ public class RequestAuthentication {
     private void authenticate(RoutingContext context) {
         Optional<UserInfo> user = certificates.user(context.request());
         if (user.isPresent()) {
-            certificates.expiry(context.request()).ifPresent(expiry -> context.put(EXPIRY_KEY, expiry));
+            context.put(SOURCE_KEY, certificates);
         }
         boolean byCookie = false;
         if (user.isEmpty()) {
@@ -85,20 +86,28 @@ public class RequestAuthentication {
 
     /**
      * When the credential that authenticated the request stops being valid, where it says: a client certificate's
-     * {@code notAfter}, a JWT's {@code exp}, as authentication read them. A static token says nothing (it lasts while
-     * its file lists it).
+     * {@code notAfter}, a JWT's {@code exp}. A static token says nothing (it lasts while its file lists it). Read when
+     * asked (a login), from the credential authentication took, not at every request.
      */
-    public static Optional<Instant> credentialExpiry(RoutingContext context) {
-        Instant expiry = context.get(EXPIRY_KEY);
-        return Optional.ofNullable(expiry);
+    public Optional<Instant> credentialExpiry(RoutingContext context) {
+        Object source = context.get(SOURCE_KEY);
+        if (source == certificates) {
+            return certificates.expiry(context.request());
+        }
+        if (source instanceof TokenAuthenticator authenticator) {
+            return authenticator.expiry(BearerToken.of(context.request().getHeader(HttpHeaders.AUTHORIZATION)));
+        }
+        return Optional.empty();
     }
 
-    /** As {@link #recognize(String)}, keeping the token's expiry with the request, if it has one. */
+    /** The user the first authenticator that recognizes the token names; which one, kept with the request if any. */
     private Optional<UserInfo> recognize(String token, RoutingContext context) {
         for (TokenAuthenticator authenticator : authenticators) {
             Optional<UserInfo> user = authenticator.authenticate(token);
             if (user.isPresent()) {
-                authenticator.expiry(token).ifPresent(expiry -> context.put(EXPIRY_KEY, expiry));
+                if (context != null) {
+                    context.put(SOURCE_KEY, authenticator);
+                }
                 return user;
             }
         }
@@ -107,12 +116,6 @@ public class RequestAuthentication {
 
     /** The user the first authenticator that recognizes the token names. */
     public Optional<UserInfo> recognize(String token) {
-        for (TokenAuthenticator authenticator : authenticators) {
-            Optional<UserInfo> user = authenticator.authenticate(token);
-            if (user.isPresent()) {
-                return user;
-            }
-        }
-        return Optional.empty();
+        return recognize(token, null);
     }
 }

@@ -91,7 +91,7 @@ public class StaticTokens implements TokenAuthenticator {
         try {
             seenStamp = FileStamp.of(file);
             byte[] content = TokenFile.read(file);
-            seenDigest = TokenTable.sha256(content);
+            seenDigest = CredentialDigest.sha256(content);
             table = TokenFile.parse(file.toString(), content);
         } catch (TokenFile.Unreadable | IOException e) {
             throw new IllegalStateException("watchgate.auth.token-file: " + e.getMessage(), e);
@@ -114,7 +114,7 @@ public class StaticTokens implements TokenAuthenticator {
             }
             seenStamp = stamp;
             byte[] content = TokenFile.read(file);
-            byte[] digest = TokenTable.sha256(content);
+            byte[] digest = CredentialDigest.sha256(content);
             if (Arrays.equals(digest, seenDigest)) {
                 return;
             }

@@ -89,7 +89,7 @@ final class TokenFile {
                         recordNumber, record.line());
                 continue;
             }
-            String digest = TokenTable.digest(token);
+            String digest = CredentialDigest.of(token);
             if (users.containsKey(digest)) {
                 LOG.warnf("duplicate token has been found in token file '%s', record number '%d' (line %d); the "
                         + "later record counts", name, recordNumber, record.line());

@@ -16,7 +16,6 @@ import io.watchgate.request.RequestInfo;
 import io.watchgate.request.RequestEnd;
 import io.watchgate.request.RequestInfos;
 import io.watchgate.request.RouteOrder;
-import io.watchgate.status.ApiException;
 import io.watchgate.watch.http.WatchRoute;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -121,11 +120,9 @@ class UserLimits {
 
     private void refuse(RoutingContext context, String user, Refusals.Reason reason, long retryAfterSeconds) {
         count(user, reason);
-        if (reason == Refusals.Reason.USER_WATCHES) {
+        if (RequestInfo.WATCH.equals(RequestInfos.of(context).verb())) {
             // in the watch's own form: an EventSource given a bare 429 would never come back
-            WatchRoute.refuseWatch(context, new ApiException(429, "TooManyRequests",
-                    "Too many requests, please try again later.", ApiException.Details.NONE, (int) retryAfterSeconds,
-                    null));
+            WatchRoute.refuseWatch(context, InFlightLimit.tooManyRequests(retryAfterSeconds));
         } else {
             InFlightLimit.refuse(context, retryAfterSeconds);
         }

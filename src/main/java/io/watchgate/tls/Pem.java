@@ -28,7 +28,7 @@ import org.bouncycastle.util.io.pem.PemObject;
  * each encoding openssl and cert-manager write (PKCS #8, PKCS #1 for RSA, SEC 1 for EC) and handed on as PKCS #8,
  * the one Vert.x reads for every algorithm.
  */
-final class Pem {
+public final class Pem {
 
     /** Far above any chain or key, far below what could hurt the heap. */
     static final int MAX_BYTES = 1 << 20;
@@ -47,7 +47,7 @@ final class Pem {
     }
 
     /** The certificates of a PEM (or DER) file, in order; at least one. */
-    static List<X509Certificate> certificates(byte[] content) throws IOException {
+    public static List<X509Certificate> certificates(byte[] content) throws IOException {
         try {
             List<X509Certificate> certificates = CertificateFactory.getInstance("X.509")
                     .generateCertificates(new ByteArrayInputStream(content)).stream()

@@ -102,7 +102,7 @@ class UserLimitsTest {
     }
 
     @Test
-    void anEventSourcePastItsShareIsToldWhenToComeBackNotGivenAnError() throws Exception {
+    void anEventSourcePastItsShareIsToldWhenToComeBackNotGivenAnErrorAndOthersGetThe429() throws Exception {
         List<HttpResponse<InputStream>> open = new ArrayList<>();
         try {
             open.add(watch(Users.BOB));
@@ -113,6 +113,14 @@ class UserLimitsTest {
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, refused.statusCode(), "an EventSource never retries after an error status");
             assertTrue(refused.body().contains("retry: 1000"), refused.body());
+            HttpResponse<String> protobufOnly = CLIENT.send(HttpRequest.newBuilder(URI.create(base.toString()
+                    + "api/v1/namespaces/" + namespace + "/configmaps?watch=true"))
+                    .header("Authorization", "Bearer " + Users.BOB.token())
+                    .header("Accept", "application/vnd.kubernetes.protobuf").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(429, protobufOnly.statusCode(), "a watch form the refusal cannot take gets it as JSON: "
+                    + protobufOnly.body());
+            assertTrue(protobufOnly.body().contains("\"reason\":\"TooManyRequests\""), protobufOnly.body());
         } finally {
             for (HttpResponse<InputStream> watch : open) {
                 watch.body().close();

@@ -3,15 +3,13 @@ package io.watchgate.authn.session;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
+import io.watchgate.authn.CredentialDigest;
 import io.watchgate.authn.UserInfo;
 import io.watchgate.status.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -113,7 +111,8 @@ public class BrowserSessions {
             if (credentialEnd.isPresent() && credentialEnd.get().isBefore(endOfLife)) {
                 endOfLife = credentialEnd.get();
             }
-            BrowserSession session = new BrowserSession(user, keyOf(value), now.plus(config.lifetime()), endOfLife);
+            BrowserSession session = new BrowserSession(user, CredentialDigest.of(value), now.plus(config.lifetime()),
+                    endOfLife);
             byKey.put(session.key, session);
             count++;
             byUser.computeIfAbsent(user.name(), name -> new ArrayDeque<>()).addLast(session);
@@ -128,7 +127,7 @@ public class BrowserSessions {
         if (value.length() != VALUE_LENGTH) {
             return Optional.empty(); // not one of ours: no digest for it
         }
-        String key = keyOf(value);
+        String key = CredentialDigest.of(value);
         BrowserSession session = byKey.get(key);
         Instant now = clock.instant();
         return session != null && session.active(now) && session.answersTo(key, now) ? Optional.of(session)
@@ -142,7 +141,7 @@ public class BrowserSessions {
      */
     public synchronized Optional<Issued> renew(BrowserSession session, String presented) {
         Instant now = clock.instant();
-        String presentedKey = keyOf(presented);
+        String presentedKey = CredentialDigest.of(presented);
         if (!session.active(now) || !presentedKey.equals(session.key) || byKey.get(presentedKey) != session) {
             return Optional.empty();
         }
@@ -152,7 +151,7 @@ public class BrowserSessions {
         session.previousKey = session.key;
         session.previousUntil = now.plus(RENEWAL_GRACE);
         String value = newValue();
-        session.key = keyOf(value);
+        session.key = CredentialDigest.of(value);
         session.extend(now.plus(config.lifetime()));
         byKey.put(session.key, session);
         return Optional.of(new Issued(value, session));
@@ -223,14 +222,5 @@ public class BrowserSessions {
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-    }
-
-    private static String keyOf(String value) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.US_ASCII));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
     }
 }

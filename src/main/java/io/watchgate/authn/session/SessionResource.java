@@ -9,6 +9,7 @@ import io.watchgate.authn.BearerToken;
 import io.watchgate.authn.Identities;
 import io.watchgate.authn.RequestAuthentication;
 import io.watchgate.authn.UserInfo;
+import io.watchgate.metrics.Refusals;
 import io.watchgate.status.ApiException;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -38,11 +39,16 @@ public class SessionResource {
 
     private final BrowserSessions sessions;
     private final SessionCredentials credentials;
+    private final RequestAuthentication authentication;
+    private final Refusals refusals;
     private final Clock clock;
 
-    SessionResource(BrowserSessions sessions, SessionCredentials credentials, Clock clock) {
+    SessionResource(BrowserSessions sessions, SessionCredentials credentials, RequestAuthentication authentication,
+            Refusals refusals, Clock clock) {
         this.sessions = sessions;
         this.credentials = credentials;
+        this.authentication = authentication;
+        this.refusals = refusals;
         this.clock = clock;
     }
 
@@ -50,7 +56,12 @@ public class SessionResource {
     public Response login(@Context RoutingContext context) {
         if (BearerToken.of(context.request().getHeader(HttpHeaders.AUTHORIZATION)) == null) {
             // a client certificate (or the cookie) a browser sends of its own accord: from a page of ours only
-            credentials.refuseUntrustedPage(context.request());
+            try {
+                credentials.refuseUntrustedPage(context.request());
+            } catch (ApiException crossSite) {
+                refusals.count(Refusals.Reason.CROSS_SITE);
+                throw crossSite;
+            }
         }
         UserInfo user = Identities.authenticated(context);
         if (user.name().equals(UserInfo.ANONYMOUS)) {
@@ -69,7 +80,7 @@ public class SessionResource {
                     .orElseGet(() -> json(Response.ok(), current.get()).build());
         }
         return answer(Response.status(Response.Status.CREATED),
-                sessions.open(user, RequestAuthentication.credentialExpiry(context)));
+                sessions.open(user, authentication.credentialExpiry(context)));
     }
 
     @GET

@@ -228,9 +228,15 @@ public class WatchRoute {
      * the request's Accept asks for, so that an EventSource is told when to come back rather than given up.
      */
     public static void refuseWatch(RoutingContext context, ApiException e) {
-        boolean webSocket = isWebSocketUpgrade(context.request());
-        refuse(context, e, webSocket ? WireFormat.JSON_LINES
-                : WatchMediaTypes.negotiate(context.request().getHeader(HttpHeaders.ACCEPT), false).format());
+        WireFormat format = WireFormat.JSON_LINES;
+        if (!isWebSocketUpgrade(context.request())) {
+            try {
+                format = WatchMediaTypes.negotiate(context.request().getHeader(HttpHeaders.ACCEPT), false).format();
+            } catch (ApiException notAcceptable) {
+                // no watch form fits the Accept (protobuf alone, say): the refusal is the news, as JSON
+            }
+        }
+        refuse(context, e, format);
     }
 
     /**

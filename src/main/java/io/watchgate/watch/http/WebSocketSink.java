@@ -10,14 +10,12 @@ import io.watchgate.watch.WireFormat;
 public final class WebSocketSink implements WatchSink {
 
     private final ServerWebSocket socket;
-    private final Runnable afterClose;
     private Runnable onClose = () -> {
     };
 
     /** {@code afterClose}: the end of the request the socket came from, run after the watch's own close action. */
     public WebSocketSink(ServerWebSocket socket, Runnable afterClose) {
         this.socket = socket;
-        this.afterClose = afterClose;
         socket.closeHandler(v -> {
             onClose.run();
             afterClose.run();
