@@ -187,15 +187,15 @@ public class Deletions {
     /** Deletes one object its namespace or definition takes with it (marks it, if finalizers hold it). */
     private CompletableFuture<?> deleteContent(StoredObject object) {
         ObjectKey key = object.key();
-        return Contention.retry(group(key), key.resource(), key.name(), () -> {
+        return Contention.<Object>retry(group(key), key.resource(), key.name(), () -> {
             StoredObject current = store.latest(key);
             if (current == null) {
                 return CompletableFuture.completedFuture(null);
             }
             if (Finalization.hasFinalizers(current.tree())) {
-                return deleteOrMark(current, false);
+                return deleteOrMark(current, false).thenApply(marked -> marked);
             }
-            return store.submit(Mutation.delete(current.key(), current.revision()));
+            return store.submit(Mutation.delete(current.key(), current.revision())).thenApply(deleted -> deleted);
         });
     }
 

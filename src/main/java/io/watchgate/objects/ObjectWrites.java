@@ -22,6 +22,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
@@ -91,14 +92,23 @@ public class ObjectWrites {
         ServerFields.initialize(object, clock.instant());
         TypeDefaults.onCreate(type, object, clock.instant());
         protobuf.conform(type, object);
-        // a generated name may be taken (as kube-apiserver, a few tries); the namespace or the definition may change
-        // between the check and the write (the create is guarded by their revisions), and is checked again
-        int nameAttempts = 0;
-        int guardAttempts = 0;
-        while (true) {
+        // the namespace or the definition may change between the check and the write (the create is guarded by
+        // their revisions): then it is checked again
+        String given = name;
+        return Contention.retryOnGuard(type.group(), type.resource(), generated ? generateName : name,
+                () -> createAttempt(type, namespace, object, given, generateName, dryRun));
+    }
+
+    /** One create, against the namespace and definition as they are now; a generated name may be taken (as
+     * kube-apiserver, a few tries). */
+    private CompletionStage<StoredObject> createAttempt(ResourceType type, String namespace, ObjectNode object,
+            String given, String generateName, boolean dryRun) {
+        boolean generated = given.isEmpty();
+        String name = given;
+        for (int nameAttempts = 1;; nameAttempts++) {
             if (generated) {
                 name = NameGenerator.generate(generateName);
-                metadata.put("name", name);
+                object.withObject("/metadata").put("name", name);
             }
             long namespaceRevision = namespaces.requireAcceptsContent(type, namespace, name);
             long definitionRevision = definitions.requireAcceptsInstances(type, name);
@@ -120,14 +130,17 @@ public class ObjectWrites {
                     }
                     return CompletableFuture.completedFuture(DryRun.of(key, object));
                 }
-                return store.submit(create).thenApply(ChangeEvent::object);
+                String taken = name;
+                // another replica may take the name first: etcd says so through the future
+                return store.submit(create).thenApply(ChangeEvent::object).exceptionally(failure -> {
+                    if (InOrder.unwrapped(failure) instanceof StoreException.KeyExists) {
+                        throw ApiException.alreadyExists(type.group(), type.resource(), taken);
+                    }
+                    throw failure instanceof CompletionException c ? c : new CompletionException(failure);
+                });
             } catch (StoreException.KeyExists e) {
-                if (!generated || ++nameAttempts == GENERATE_NAME_ATTEMPTS) {
+                if (!generated || nameAttempts == GENERATE_NAME_ATTEMPTS) {
                     throw ApiException.alreadyExists(type.group(), type.resource(), name);
-                }
-            } catch (StoreException.GuardChanged e) {
-                if (++guardAttempts == Contention.MAX_ATTEMPTS) {
-                    throw ApiException.conflict(type.group(), type.resource(), name);
                 }
             }
         }

@@ -11,7 +11,11 @@ public interface StorageConfig {
         /** Everything in memory: lost at exit. For tests and demos. */
         MEMORY,
         /** A write-ahead log and snapshots in {@link #dataDir()}: acknowledged writes survive a crash. */
-        DURABLE
+        DURABLE,
+        /**
+         * In etcd (see {@code EtcdConfig}), which any number of replicas share, each serving from a watch cache.
+         */
+        ETCD
     }
 
     @WithDefault("durable")

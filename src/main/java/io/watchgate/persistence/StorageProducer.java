@@ -4,7 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.ShutdownEvent;
 import io.watchgate.memory.MemoryBudget;
 import io.watchgate.store.HistoryConfig;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.watchgate.etcd.EtcdConfig;
+import io.watchgate.etcd.EtcdHealth;
+import io.watchgate.etcd.EtcdStorage;
+import io.watchgate.etcd.EtcdStore;
+import io.watchgate.store.HistoryCompaction;
 import io.watchgate.store.MemoryStore;
+import io.watchgate.store.Store;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
@@ -14,13 +21,17 @@ import java.time.Clock;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
-/** Wires the store: in memory only, or recovered from its data directory and logging every commit. */
+/**
+ * Wires the store: in memory only, recovered from its data directory and logging every commit, or on etcd with a
+ * watch cache.
+ */
 @ApplicationScoped
 public class StorageProducer {
 
     private static final Logger LOG = Logger.getLogger(StorageProducer.class);
 
     private volatile DurableStorage durable;
+    private volatile EtcdStore etcd;
 
     @Produces
     @Singleton
@@ -30,18 +41,36 @@ public class StorageProducer {
 
     @Produces
     @Singleton
-    MemoryStore store(ObjectMapper mapper, HistoryConfig history, StorageConfig storage, Clock clock,
-            MemoryBudget budget) {
+    Store store(ObjectMapper mapper, HistoryConfig history, StorageConfig storage, EtcdConfig etcdConfig,
+            Clock clock, MemoryBudget budget) {
         long historyBytes = MemoryStore.historyBytesWithin(history.maxBytes(), budget);
         if (historyBytes < history.maxBytes()) {
             LOG.warnf("watchgate.history.max-bytes lowered to %d so that history fills at most half the memory "
                     + "budget", historyBytes);
+        }
+        if (storage.mode() == StorageConfig.Mode.ETCD) {
+            etcd = EtcdStorage.open(etcdConfig, mapper, history.maxRevisions(), historyBytes, clock, budget,
+                    Infrastructure.getDefaultWorkerPool());
+            return etcd;
         }
         MemoryStore store = new MemoryStore(mapper, history.maxRevisions(), historyBytes, clock, budget);
         if (storage.mode() == StorageConfig.Mode.DURABLE) {
             durable = DurableStorage.open(storage, store, mapper);
         }
         return store;
+    }
+
+    /** Both stores keep their own history (etcd's watch cache too), which the {@code Compactor} bounds by age. */
+    @Produces
+    @Singleton
+    HistoryCompaction historyCompaction(Store store) {
+        return (HistoryCompaction) store;
+    }
+
+    /** etcd's health, in etcd mode. */
+    public Optional<EtcdHealth> etcd() {
+        EtcdStore store = etcd;
+        return store == null ? Optional.empty() : Optional.of(store.health());
     }
 
     /**
@@ -59,6 +88,10 @@ public class StorageProducer {
     }
 
     void stop(@Observes ShutdownEvent event) {
+        EtcdStore etcdStore = etcd;
+        if (etcdStore != null) {
+            etcdStore.close();
+        }
         DurableStorage storage = durable;
         if (storage != null) {
             try {

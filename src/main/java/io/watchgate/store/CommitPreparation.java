@@ -42,39 +42,16 @@ final class CommitPreparation {
     ChangeEvent prepare(Mutation mutation, long next, Prestamped prestamped) {
         ObjectKey key = mutation.key();
         StoredObject current = inFlight.newest(key);
-        checkPrecondition(mutation, current);
-        mutation.guards().forEach(this::checkGuard);
+        Preconditions.check(mutation, current);
+        for (Mutation.Guard guard : mutation.guards()) {
+            Preconditions.checkGuard(guard, inFlight.newest(guard.key()));
+        }
         boolean delete = mutation.op() == Mutation.Op.DELETE;
         Prestamped ready = prestamped != null && (!delete || prestamped.basis() == current) ? prestamped : null;
         ObjectNode tree = ready != null ? ready.tree() : delete ? current.tree().deepCopy() : mutation.object();
         StoredObject stored = stamp(key, tree, next, ready);
         EventType type = delete ? EventType.DELETED : current == null ? EventType.ADDED : EventType.MODIFIED;
         return new ChangeEvent(next, type, stored, current, clock.millis());
-    }
-
-    private void checkGuard(Mutation.Guard guard) {
-        StoredObject value = inFlight.newest(guard.key());
-        if (value == null || value.revision() != guard.revision()) {
-            throw new StoreException.GuardChanged(guard.key());
-        }
-    }
-
-    private static void checkPrecondition(Mutation mutation, StoredObject current) {
-        switch (mutation.op()) {
-            case CREATE -> {
-                if (current != null) {
-                    throw new StoreException.KeyExists(mutation.key());
-                }
-            }
-            case UPDATE, DELETE -> {
-                if (current == null) {
-                    throw new StoreException.KeyNotFound(mutation.key());
-                }
-                if (mutation.expectedRevision() != 0 && mutation.expectedRevision() != current.revision()) {
-                    throw new StoreException.RevisionConflict(current);
-                }
-            }
-        }
     }
 
     private StoredObject stamp(ObjectKey key, ObjectNode tree, long rev, Prestamped ready) {

@@ -26,9 +26,8 @@ final class Compaction implements HistoryCompaction {
      */
     void makeRoom() {
         if (history.isFull() || history.retainedBytes() > maxHistoryBytes) {
-            while (history.isFull()
-                    || (history.retainedBytes() > maxHistoryBytes && history.oldest() < index.revision())) {
-                compactThrough(history.oldest() + 1);
+            while (history.isFull() || (history.retainedBytes() > maxHistoryBytes && !history.isEmpty())) {
+                compactThrough(history.bySequence(history.firstSequence()).revision());
             }
         }
     }
@@ -38,7 +37,11 @@ final class Compaction implements HistoryCompaction {
         while (true) {
             commitLock.lock();
             try {
-                long goal = Math.min(Math.min(target, index.revision()), history.oldest() + batch);
+                long goal = Math.min(target, index.revision());
+                long last = Math.min(history.nextSequence(), history.firstSequence() + batch) - 1;
+                if (last >= history.firstSequence()) {
+                    goal = Math.min(goal, history.bySequence(last).revision());
+                }
                 if (goal <= history.oldest()) {
                     return;
                 }
@@ -51,34 +54,25 @@ final class Compaction implements HistoryCompaction {
 
     @Override
     public long newestRevisionCommittedBy(long cutoffMillis) {
-        long candidate = history.oldest();
-        for (long r = candidate + 1; r <= index.revision(); r++) {
-            ChangeEvent event = history.at(r);
-            if (event == null) {
-                candidate = history.oldest();
-                continue;
-            }
-            if (event.committedAtMillis() > cutoffMillis) {
-                break;
-            }
-            candidate = r;
-        }
-        return candidate;
+        return history.newestCommittedBy(cutoffMillis);
     }
 
     /** Makes {@code target} the oldest readable revision. Commit lock held. */
     private void compactThrough(long target) {
-        long from = history.oldest();
         // Publish the new oldest revision before cutting any chain: a reader that sees a cut chain then also
         // sees that its revision is gone, and answers Compacted instead of a short result.
         history.dropThrough(target);
-        for (long r = from + 1; r <= target; r++) {
-            ObjectKey key = history.at(r).key();
-            VersionChain chain = index.chain(key);
+        long sequence = history.firstSequence();
+        for (; sequence < history.nextSequence(); sequence++) {
+            ChangeEvent event = history.bySequence(sequence);
+            if (event.revision() > target) {
+                break;
+            }
+            VersionChain chain = index.chain(event.key());
             if (chain != null && chain.compact(target)) {
-                index.remove(key);
+                index.remove(event.key());
             }
         }
-        history.release(from, target);
+        history.release(sequence);
     }
 }

@@ -3,19 +3,28 @@ package io.watchgate.store;
 import io.watchgate.memory.MemoryBudget;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The retained events, one per revision, in a fixed ring: revisions are dense, so revision r lives in slot
- * {@code r % capacity}. Readers go without locks and detect an overwritten slot by its revision; only the
- * committer appends and advances {@link #oldest}.
+ * The retained events in revision order, in a fixed ring addressed by sequence: the n-th event appended lives in
+ * slot {@code n % capacity}. Revisions only increase; they need not be dense (a store fed by etcd sees only its
+ * own keys' revisions), so a reader finds a revision by binary search. Readers go without locks; only the
+ * committer appends and drops.
+ *
+ * <p>A slot is reused only after its event was dropped and {@link #first} moved past it, and the committer writes
+ * {@code first} before it reuses the slot: a reader that reads a slot, then finds {@code first} still at or below
+ * that slot's sequence, has read the right event.
  */
 final class EventHistory {
-    private final ChangeEvent[] ring;
-    /** What each slot's object was counted at ({@link ObjectSize}), to release exactly that. */
+    private final AtomicReferenceArray<ChangeEvent> ring;
+    /** What each slot's object was counted at ({@link ObjectSize}), to release exactly that. Committer-only. */
     private final long[] counted;
-    /** Events with revision in (oldest, newest] are retained; the state at {@code oldest} is readable. */
+    /** Events with revision above {@code oldest} are retained; the state at {@code oldest} is readable. */
     private volatile long oldest;
     private volatile long newest;
+    /** The sequence of the oldest retained event, and of the next to append. */
+    private volatile long first;
+    private volatile long next;
     /**
      * Bytes the retained events' objects take, serialized and as trees ({@link ObjectSize}): what the byte bound
      * of history limits. Committer-only.
@@ -25,13 +34,14 @@ final class EventHistory {
     private final MemoryBudget budget;
 
     EventHistory(int capacity, MemoryBudget budget) {
-        this.ring = new ChangeEvent[capacity];
+        this.ring = new AtomicReferenceArray<>(capacity);
         this.counted = new long[capacity];
         this.budget = budget;
     }
 
-    /** Recovery: an empty history whose oldest readable state is {@code revision}. */
+    /** An empty history whose oldest readable state is {@code revision}. Committer-only. */
     void startAt(long revision) {
+        release(next);
         oldest = revision;
         newest = revision;
     }
@@ -40,32 +50,47 @@ final class EventHistory {
         return oldest;
     }
 
+    /** The revision of the newest event, or the revision history started at when it has none. */
     long newest() {
         return newest;
     }
 
     boolean isFull() {
-        return newest - oldest >= ring.length;
+        return next - first >= ring.length();
+    }
+
+    boolean isEmpty() {
+        return next == first;
     }
 
     void append(ChangeEvent event) {
-        int slot = slot(event.revision());
-        ring[slot] = event;
+        long sequence = next;
+        int slot = slot(sequence);
         long bytes = ObjectSize.inMemory(event.object());
         counted[slot] = bytes;
         retainedBytes += bytes;
         budget.charge(MemoryBudget.Use.HISTORY, bytes);
+        ring.set(slot, event);
         newest = event.revision();
+        next = sequence + 1;
     }
 
     long retainedBytes() {
         return retainedBytes;
     }
 
-    /** The retained event at {@code revision}, or null once it has been dropped. */
-    ChangeEvent at(long revision) {
-        ChangeEvent event = ring[slot(revision)];
-        return event != null && event.revision() == revision ? event : null;
+    /** Committer-only: the sequence of the oldest retained event, and of the next. */
+    long firstSequence() {
+        return first;
+    }
+
+    long nextSequence() {
+        return next;
+    }
+
+    /** Committer-only: the retained event at {@code sequence}. */
+    ChangeEvent bySequence(long sequence) {
+        return ring.get(slot(sequence));
     }
 
     /**
@@ -76,35 +101,96 @@ final class EventHistory {
         oldest = revision;
     }
 
-    /** Frees the slots of revisions in ({@code from}, {@code through}], already dropped. */
-    void release(long from, long through) {
+    /** Frees the slots of the events before sequence {@code until}, already dropped. */
+    void release(long until) {
         long released = 0;
-        for (long r = from + 1; r <= through; r++) {
-            int slot = slot(r);
+        for (long sequence = first; sequence < until; sequence++) {
+            int slot = slot(sequence);
             released += counted[slot];
-            ring[slot] = null;
             counted[slot] = 0;
+            ring.set(slot, null);
         }
+        first = Math.max(first, until);
         retainedBytes -= released;
         budget.release(MemoryBudget.Use.HISTORY, released);
     }
 
-    /** Up to {@code limit} retained events after {@code revision}, in order. */
+    /**
+     * Up to {@code limit} retained events after {@code revision}, in order.
+     *
+     * @throws StoreException.Compacted when events after {@code revision} were dropped (before or during the read)
+     */
     List<ChangeEvent> after(long revision, int limit) {
-        long from = revision + 1;
-        long to = Math.min(newest, revision + limit);
-        List<ChangeEvent> events = new ArrayList<>((int) Math.max(0, Math.min(to - revision, 4096)));
-        for (long r = from; r <= to; r++) {
-            ChangeEvent event = at(r);
-            if (event == null || revision < oldest) {
+        long from = firstAfter(revision);
+        long to = Math.min(next, from + Math.max(0, limit));
+        List<ChangeEvent> events = new ArrayList<>((int) Math.min(to - from, 4096));
+        for (long sequence = from; sequence < to; sequence++) {
+            ChangeEvent event = read(sequence);
+            if (event == null) {
                 throw new StoreException.Compacted(revision, oldest);
             }
             events.add(event);
         }
+        if (revision < oldest) {
+            throw new StoreException.Compacted(revision, oldest);
+        }
         return events;
     }
 
-    private int slot(long revision) {
-        return (int) (revision % ring.length);
+    /**
+     * The newest revision whose event was committed at or before {@code cutoffMillis}, or {@link #oldest()} when
+     * none was: how far history older than an age reaches.
+     */
+    long newestCommittedBy(long cutoffMillis) {
+        long candidate = oldest;
+        for (long sequence = first; sequence < next; sequence++) {
+            ChangeEvent event = read(sequence);
+            if (event == null) {
+                candidate = oldest; // compacted meanwhile: what is left starts later
+                sequence = first - 1;
+                continue;
+            }
+            if (event.committedAtMillis() > cutoffMillis) {
+                break;
+            }
+            candidate = event.revision();
+        }
+        return candidate;
+    }
+
+    /** The sequence of the first retained event with a revision above {@code revision}, by binary search. */
+    private long firstAfter(long revision) {
+        while (true) {
+            if (revision < oldest) {
+                throw new StoreException.Compacted(revision, oldest);
+            }
+            long low = first;
+            long high = next;
+            boolean raced = false;
+            while (low < high && !raced) {
+                long middle = (low + high) >>> 1;
+                ChangeEvent event = read(middle);
+                if (event == null) {
+                    raced = true; // dropped under us: search again in what is left
+                } else if (event.revision() <= revision) {
+                    low = middle + 1;
+                } else {
+                    high = middle;
+                }
+            }
+            if (!raced) {
+                return low;
+            }
+        }
+    }
+
+    /** The event at {@code sequence}, or null when it was dropped (or its slot already reused). */
+    private ChangeEvent read(long sequence) {
+        ChangeEvent event = ring.get(slot(sequence));
+        return sequence < first ? null : event;
+    }
+
+    private int slot(long sequence) {
+        return (int) (sequence % ring.length());
     }
 }

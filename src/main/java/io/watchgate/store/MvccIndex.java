@@ -47,7 +47,10 @@ final class MvccIndex {
         return chain == null ? null : chain.valueAt(Long.MAX_VALUE);
     }
 
-    /** Installs {@code event}, which must be the next revision, then publishes its revision. Commit lock held. */
+    /**
+     * Installs {@code event}, whose revision must be above the published one (the next, in a store that numbers
+     * its own commits), then publishes its revision. Commit lock held.
+     */
     void apply(ChangeEvent event) {
         long next = event.revision();
         ObjectKey key = event.key();
@@ -62,6 +65,16 @@ final class MvccIndex {
         history.append(event);
         counts.change(event);
         revision = next;
+    }
+
+    /**
+     * Publishes {@code at} with no event of its own: revisions up to it changed nothing here (a store fed by etcd
+     * learns so from a progress notification). Commit lock held.
+     */
+    void advanceTo(long at) {
+        if (at > revision) {
+            revision = at;
+        }
     }
 
     /** Recovery: fills an empty index with the objects live at {@code at}, with no history before it. */

@@ -53,6 +53,9 @@ final class HistoryReplay {
      */
     Stop sendBatch(long position) {
         handledThrough = position;
+        // every event up to the published revision is installed before it is published: a batch read after this
+        // that ends short of the limit holds all of them, even where revisions between have no event here
+        long published = store.currentRevision();
         List<ChangeEvent> events;
         try {
             events = store.eventsAfter(position, config.batchSize());
@@ -80,6 +83,9 @@ final class HistoryReplay {
             }
         } finally {
             loop.eventsSent(sent); // counted once a batch
+        }
+        if (events.size() < config.batchSize()) {
+            handledThrough = Math.max(handledThrough, published);
         }
         return Stop.BATCH_SENT;
     }

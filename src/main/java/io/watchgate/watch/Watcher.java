@@ -219,15 +219,6 @@ public final class Watcher {
         }
     }
 
-    /** The loop missed events after {@code through}: a live watcher fetches them from history. */
-    public void fellBehind(long through) {
-        if (state == State.LIVE) {
-            position = Math.max(position, through);
-            state = State.CATCHING_UP;
-            soon(this::catchUp);
-        }
-    }
-
     private void stall() {
         state = State.STALLED;
         stall.afterDrain(() -> {

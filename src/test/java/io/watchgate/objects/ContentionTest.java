@@ -8,6 +8,7 @@ import io.watchgate.status.ApiException;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.StoreException;
 import io.watchgate.store.StoredObject;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -24,19 +25,42 @@ class ContentionTest {
                 throw new StoreException.RevisionConflict(new StoredObject(KEY, JsonNodeFactory.instance.objectNode(),
                         null, attempts.get()));
             }
-            return "written";
-        });
+            return CompletableFuture.completedFuture("written");
+        }).join();
         assertEquals("written", written);
         assertEquals(3, attempts.get());
     }
 
     @Test
+    void aRaceLostLaterThroughTheWritesFutureIsRetriedAsWell() {
+        // a store shared by replicas learns from etcd that another replica wrote first
+        AtomicInteger attempts = new AtomicInteger();
+        String written = Contention.retry("", "configmaps", "c", () -> attempts.incrementAndGet() < 3
+                ? CompletableFuture.<String>failedFuture(new StoreException.RevisionConflict(new StoredObject(KEY,
+                        JsonNodeFactory.instance.objectNode(), null, attempts.get())))
+                : CompletableFuture.completedFuture("written")).join();
+        assertEquals("written", written);
+        assertEquals(3, attempts.get());
+    }
+
+    @Test
+    void aGuardThatChangedIsRetriedByItsOwnRetry() {
+        AtomicInteger attempts = new AtomicInteger();
+        String written = Contention.retryOnGuard("", "configmaps", "c", () -> attempts.incrementAndGet() == 1
+                ? CompletableFuture.<String>failedFuture(new StoreException.GuardChanged(KEY))
+                : CompletableFuture.completedFuture("written")).join();
+        assertEquals("written", written);
+        assertEquals(2, attempts.get());
+    }
+
+    @Test
     void aWriteThatLosesEveryRaceGivesUpWithAConflictAfterTheLastAttempt() {
         AtomicInteger attempts = new AtomicInteger();
-        ApiException conflict = assertThrows(ApiException.class, () -> Contention.retry("", "configmaps", "c", () -> {
-            attempts.incrementAndGet();
-            throw new StoreException.KeyNotFound(KEY); // gone since it was read: read again
-        }));
+        ApiException conflict = assertThrows(ApiException.class, () -> Contention.<String>retry("", "configmaps", "c",
+                () -> {
+                    attempts.incrementAndGet();
+                    throw new StoreException.KeyNotFound(KEY); // gone since it was read: read again
+                }));
         assertEquals(Contention.MAX_ATTEMPTS, attempts.get());
         assertEquals(409, conflict.code());
         assertEquals("Conflict", conflict.reason());
@@ -47,7 +71,7 @@ class ContentionTest {
     @Test
     void whatRefusesTheWriteForAnyOtherReasonIsNotRetried() {
         AtomicInteger attempts = new AtomicInteger();
-        assertThrows(StoreException.KeyExists.class, () -> Contention.retry("", "configmaps", "c", () -> {
+        assertThrows(StoreException.KeyExists.class, () -> Contention.<String>retry("", "configmaps", "c", () -> {
             attempts.incrementAndGet();
             throw new StoreException.KeyExists(KEY);
         }));

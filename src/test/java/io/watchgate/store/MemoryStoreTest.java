@@ -271,11 +271,27 @@ class MemoryStoreTest {
         }
         assertEquals(3 * each, history.retainedBytes());
         history.dropThrough(2);
-        history.release(0, 2);
-        assertNull(history.at(1));
-        assertNull(history.at(2));
-        assertEquals(3, history.at(3).revision());
+        history.release(2);
+        assertThrows(StoreException.Compacted.class, () -> history.after(1, 10));
+        assertEquals(List.of(3L), history.after(2, 10).stream().map(ChangeEvent::revision).toList());
         assertEquals(each, history.retainedBytes());
+    }
+
+    @Test
+    void historyNeedNotHaveAnEventAtEveryRevision() {
+        // a store fed by etcd sees only its own keys' revisions
+        EventHistory history = new EventHistory(2, MemoryBudget.unbounded());
+        history.startAt(4);
+        for (long r : new long[] {5, 9}) {
+            history.append(new ChangeEvent(r, EventType.ADDED, new StoredObject(key("k" + r), object("k", "v"),
+                    new byte[1], r), null, 0));
+        }
+        assertEquals(List.of(9L), history.after(6, 10).stream().map(ChangeEvent::revision).toList());
+        assertEquals(List.of(5L, 9L), history.after(4, 10).stream().map(ChangeEvent::revision).toList());
+        assertEquals(List.of(5L), history.after(4, 1).stream().map(ChangeEvent::revision).toList());
+        assertEquals(List.of(), history.after(12, 10));
+        assertThrows(StoreException.Compacted.class, () -> history.after(3, 10));
+        assertTrue(history.isFull());
     }
 
     @Test

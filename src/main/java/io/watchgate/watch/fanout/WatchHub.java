@@ -73,14 +73,6 @@ final class WatchHub implements WatchLoop {
         if (revision <= lastRevision) {
             return;
         }
-        if (revision != lastRevision + 1) {
-            // not expected from an in-order bus, but if events were missed, history has them
-            for (Set<Watcher> watchers : byResource.values()) {
-                for (Watcher watcher : watchers) {
-                    watcher.fellBehind(lastRevision);
-                }
-            }
-        }
         lastRevision = revision;
         Set<Watcher> watchers = byResource.get(event.key().resource());
         if (watchers == null) {

@@ -1,0 +1,78 @@
+package io.watchgate.etcd;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
+import io.watchgate.memory.MemoryBudget;
+import io.watchgate.store.WatchCache;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import javax.net.ssl.SSLException;
+
+/** Opens the etcd store: the client from the configuration, the watch cache loaded, the watch started. */
+public final class EtcdStorage {
+
+    /**
+     * What one gRPC message from etcd may hold: a page of the load (objects are at most etcd's request limit, 1.5
+     * MiB by default, each) or a watch response.
+     */
+    private static final int MAX_MESSAGE_BYTES = 256 << 20;
+
+    private EtcdStorage() {
+    }
+
+    /**
+     * @param maxRevisions and {@code maxHistoryBytes}: the cache's history bounds, as the embedded store's
+     * @param completions  where writers' futures complete (a worker pool)
+     * @throws EtcdUnavailable when etcd cannot be reached or read within the start timeout
+     */
+    public static EtcdStore open(EtcdConfig config, ObjectMapper mapper, int maxRevisions, long maxHistoryBytes,
+            Clock clock, MemoryBudget budget, Executor completions) {
+        Client client = client(config);
+        try {
+            EtcdKeys keys = new EtcdKeys(config.prefix());
+            StoredValues values = new StoredValues(mapper);
+            WatchCache cache = new WatchCache(maxRevisions, maxHistoryBytes, budget);
+            EtcdHealth health = new EtcdHealth(clock);
+            CacheFeed feed = new CacheFeed(client, keys, values, cache, clock, health);
+            feed.start(config.startTimeout());
+            Transactions transactions = new Transactions(client.getKVClient(), keys, values, cache, clock,
+                    config.requestTimeout(), completions, health);
+            return new EtcdStore(client, cache, feed, transactions, values, budget, health);
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    private static Client client(EtcdConfig config) {
+        if (config.endpoints().isEmpty()) {
+            throw new IllegalArgumentException("watchgate.storage.etcd.endpoints names no etcd");
+        }
+        ClientBuilder builder = Client.builder().endpoints(config.endpoints().toArray(String[]::new))
+                .connectTimeout(Duration.ofSeconds(5)).keepaliveTime(Duration.ofSeconds(30))
+                .keepaliveTimeout(Duration.ofSeconds(10)).maxInboundMessageSize(MAX_MESSAGE_BYTES);
+        config.username().ifPresent(user -> builder.user(ByteSequence.from(user, StandardCharsets.UTF_8)));
+        config.password().ifPresent(password -> builder.password(ByteSequence.from(password,
+                StandardCharsets.UTF_8)));
+        if (config.caFile().isPresent() || config.certFile().isPresent()) {
+            if (config.certFile().isPresent() != config.keyFile().isPresent()) {
+                throw new IllegalArgumentException("watchgate.storage.etcd.cert-file and key-file go together");
+            }
+            try {
+                builder.sslContext(tls -> {
+                    config.caFile().ifPresent(ca -> tls.trustManager(new File(ca)));
+                    config.certFile().ifPresent(cert -> tls.keyManager(new File(cert),
+                            new File(config.keyFile().orElseThrow())));
+                });
+            } catch (SSLException e) {
+                throw new IllegalArgumentException("the etcd TLS files cannot be used: " + e.getMessage(), e);
+            }
+        }
+        return builder.build();
+    }
+}
