@@ -179,9 +179,9 @@ final class CacheFeed implements Watch.Listener, AutoCloseable {
     @Override
     public void onError(Throwable failure) {
         if (failure instanceof CompactedException compacted) {
-            // TODO relist: the watch cannot resume below etcd's compaction
-            LOG.errorf("etcd compacted revision %d before this replica read it: the watch cache stops here",
-                    compacted.getCompactedRevision());
+            // the watch cannot resume below etcd's compaction; relisting is not built yet (docs/storage.md)
+            LOG.errorf("etcd compacted revision %d before this replica read it: its watch cache no longer follows "
+                    + "etcd; restart the replica", compacted.getCompactedRevision());
             return;
         }
         health.unreachable(failure);

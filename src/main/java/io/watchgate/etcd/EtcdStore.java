@@ -93,7 +93,15 @@ public final class EtcdStore implements Store, StoreStatistics, HistoryCompactio
             throw new StoreException.Unavailable("too many writes are waiting for etcd; try again shortly");
         }
         long started = System.nanoTime();
-        return transactions.commit(mutation, current, value).whenComplete((event, failure) -> {
+        CompletableFuture<ChangeEvent> committed;
+        try {
+            committed = transactions.commit(mutation, current, value);
+        } catch (RuntimeException e) {
+            writesInFlight.decrementAndGet();
+            bytesInFlight.addAndGet(-bytes);
+            throw e;
+        }
+        return committed.whenComplete((event, failure) -> {
             writesInFlight.decrementAndGet();
             bytesInFlight.addAndGet(-bytes);
             if (failure == null) {

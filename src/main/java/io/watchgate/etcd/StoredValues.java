@@ -3,7 +3,9 @@ package io.watchgate.etcd;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.persistence.StoredJson;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.StoredObject;
 import java.io.IOException;
@@ -16,9 +18,11 @@ import java.io.IOException;
 final class StoredValues {
 
     private final ObjectMapper mapper;
+    private final ObjectReader reader;
 
     StoredValues(ObjectMapper mapper) {
         this.mapper = mapper;
+        this.reader = StoredJson.exactReader(mapper);
     }
 
     /** {@code object}'s value: its JSON with no resourceVersion ({@code object} itself is not changed). */
@@ -43,7 +47,7 @@ final class StoredValues {
     StoredObject decode(ObjectKey key, byte[] value, long revision) {
         JsonNode tree;
         try {
-            tree = mapper.readTree(value);
+            tree = reader.readTree(value);
         } catch (IOException e) {
             throw new IllegalArgumentException("not JSON: " + e.getMessage());
         }

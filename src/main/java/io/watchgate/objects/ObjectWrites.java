@@ -99,8 +99,10 @@ public class ObjectWrites {
                 () -> createAttempt(type, namespace, object, given, generateName, dryRun));
     }
 
-    /** One create, against the namespace and definition as they are now; a generated name may be taken (as
-     * kube-apiserver, a few tries). */
+    /**
+     * One create, against the namespace and the definition as they are now; a generated name may be taken (as
+     * kube-apiserver, a few tries).
+     */
     private CompletionStage<StoredObject> createAttempt(ResourceType type, String namespace, ObjectNode object,
             String given, String generateName, boolean dryRun) {
         boolean generated = given.isEmpty();

@@ -16,12 +16,17 @@ import java.io.IOException;
  * any other way (decimals as doubles) is not {@code equals} to the one the store held before the restart, so an
  * identical update would write a new revision, and numbers a double cannot hold (1e400) would change.
  */
-final class StoredJson {
+public final class StoredJson {
 
     private final ObjectReader reader;
 
     StoredJson(ObjectMapper mapper) {
-        this.reader = mapper.reader()
+        this.reader = exactReader(mapper);
+    }
+
+    /** A reader of stored objects, as above: what any store that keeps objects as JSON reads them back with. */
+    public static ObjectReader exactReader(ObjectMapper mapper) {
+        return mapper.reader()
                 .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .without(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);

@@ -18,11 +18,13 @@ public interface Store {
 
     /**
      * Commits one mutation at the next revision, stamping {@code metadata.resourceVersion}, without waiting for it
-     * to count: no thread waits for a write, in either mode. The precondition and guards are checked before this
-     * returns, against every write submitted before, so a writer that retries on a conflict never waits. The
-     * future completes once the write is visible to readers and watchers (at once in memory mode, after the
-     * log's sync in durable mode), or fails with {@link StoreException.Unavailable} when it never will be; it may
-     * complete on the log's thread.
+     * to count: no thread waits for a write, in any mode. The precondition and guards are checked before this
+     * returns, against every write submitted before to this store, so a writer that retries on a conflict never
+     * waits. The future completes once the write is visible to readers and watchers (at once in memory mode, after
+     * the log's sync in durable mode, once etcd took it and this replica's cache holds it in etcd mode), or fails
+     * with {@link StoreException.Unavailable} when it never will be; it may complete on another thread. In etcd
+     * mode a write of another replica this one had not seen yet fails the future instead, with the same refusals
+     * as below.
      *
      * @throws StoreException.KeyExists, KeyNotFound, RevisionConflict or GuardChanged when the precondition or a
      *         guard fails, Unavailable when the store takes no writes, and Overloaded when the server's memory

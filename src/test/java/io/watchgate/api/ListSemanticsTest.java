@@ -19,7 +19,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
-import io.watchgate.store.MemoryStore;
+import io.watchgate.store.HistoryCompaction;
+import io.watchgate.store.Store;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,10 @@ import org.junit.jupiter.api.Test;
 class ListSemanticsTest {
 
     @Inject
-    MemoryStore store;
+    Store store;
+
+    @Inject
+    HistoryCompaction history;
 
     @Test
     void itemsAreSortedByNamespaceThenNameAndTheListCarriesItsSnapshotRevision() {
@@ -223,7 +227,7 @@ class ListSemanticsTest {
         String token = firstPage.path("metadata.continue");
         createOk(configMaps(ns), configMap("cm-03a", ""));
 
-        store.compactTo(store.currentRevision(), 1000);
+        history.compactTo(store.currentRevision(), 1000);
 
         given().queryParam("resourceVersion", snapshot).queryParam("resourceVersionMatch", "Exact").get(configMaps(ns))
                 .then().statusCode(410)

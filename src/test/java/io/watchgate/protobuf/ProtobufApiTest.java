@@ -13,7 +13,8 @@ import io.kubernetes.client.proto.Meta;
 import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.quarkus.test.junit.QuarkusTest;
-import io.watchgate.store.MemoryStore;
+import io.watchgate.store.HistoryCompaction;
+import io.watchgate.store.Store;
 import jakarta.inject.Inject;
 import io.restassured.RestAssured;
 import java.io.DataInputStream;
@@ -33,7 +34,10 @@ import org.junit.jupiter.api.Test;
 class ProtobufApiTest {
 
     @Inject
-    MemoryStore store;
+    Store store;
+
+    @Inject
+    HistoryCompaction history;
 
     private static final String PROTOBUF = "application/vnd.kubernetes.protobuf";
     /** client-go's default Accept for a protobuf-configured client. */
@@ -159,7 +163,7 @@ class ProtobufApiTest {
         String ns = newNamespace("proto-gone");
         long old = store.currentRevision();
         given().contentType(PROTOBUF).body(configMap("a", "1")).post(configMaps(ns)).then().statusCode(201);
-        store.compactTo(store.currentRevision(), 1000);
+        history.compactTo(store.currentRevision(), 1000);
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + RestAssured.port
                 + configMaps(ns) + "?watch=1&resourceVersion=" + old)).header("Accept", PROTOBUF).build();
         HttpResponse<InputStream> response = HttpClient.newHttpClient()

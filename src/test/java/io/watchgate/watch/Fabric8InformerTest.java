@@ -18,7 +18,8 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
-import io.watchgate.store.MemoryStore;
+import io.watchgate.store.HistoryCompaction;
+import io.watchgate.store.Store;
 import io.watchgate.watch.fanout.WatchHubs;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -62,7 +63,10 @@ class Fabric8InformerTest {
     WatchHubs hubs;
 
     @Inject
-    MemoryStore store;
+    Store store;
+
+    @Inject
+    HistoryCompaction history;
 
     @Inject
     WatchRequestLog watchRequests;
@@ -120,7 +124,7 @@ class Fabric8InformerTest {
             create("newcomer", Map.of("k", "v1"));
             update("survivor", Map.of("k", "v3"));
             update("newcomer", Map.of("k", "v2"));
-            store.compactTo(store.currentRevision(), 1000);
+            history.compactTo(store.currentRevision(), 1000);
             historyStart = store.oldestRevision();
             assertTrue(historyStart > lastSeen, "history now starts after the informer's resourceVersion " + lastSeen);
 

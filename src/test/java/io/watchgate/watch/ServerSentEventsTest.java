@@ -14,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.junit.QuarkusTest;
-import io.watchgate.store.MemoryStore;
+import io.watchgate.store.HistoryCompaction;
+import io.watchgate.store.Store;
 import io.watchgate.watch.fanout.WatchHubs;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -30,7 +31,10 @@ class ServerSentEventsTest {
     private static final String EVENT_STREAM = "text/event-stream";
 
     @Inject
-    MemoryStore store;
+    Store store;
+
+    @Inject
+    HistoryCompaction history;
 
     @Inject
     WatchHubs hubs;
@@ -187,7 +191,7 @@ class ServerSentEventsTest {
         String ns = newNamespace("sse-expired");
         long old = currentRevision();
         createOk(configMaps(ns), configMap("a", ""));
-        store.compactTo(store.currentRevision(), 1000);
+        history.compactTo(store.currentRevision(), 1000);
         try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM,
                 "Last-Event-ID", Long.toString(old))) {
             EventSourceReader events = new EventSourceReader(stream);

@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import io.watchgate.store.MemoryStore;
+import io.watchgate.store.HistoryCompaction;
+import io.watchgate.store.Store;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
@@ -30,7 +31,10 @@ class WatchProtocolTest {
     private static final Duration QUIET = Duration.ofMillis(500);
 
     @Inject
-    MemoryStore store;
+    Store store;
+
+    @Inject
+    HistoryCompaction history;
 
     @Test
     void aWatchWithoutResourceVersionStartsWithEveryObjectAsAddedThenFollowsChanges() {
@@ -113,7 +117,7 @@ class WatchProtocolTest {
         long old = currentRevision();
         createOk(configMaps(ns), configMap("a", ""));
         createOk(configMaps(ns), configMap("b", ""));
-        store.compactTo(store.currentRevision(), 1000);
+        history.compactTo(store.currentRevision(), 1000);
         try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + old)) {
             assertEquals(200, watch.status(), "a watch reports expiry in the stream, not as an HTTP status");
             JsonNode error = watch.next();
