@@ -46,6 +46,12 @@ public class StatusMappers {
                 5, null));
     }
 
+    /** etcd did not answer in time: as kube-apiserver, 504 Timeout, which says the write may have been made. */
+    @ServerExceptionMapper
+    public Response uncertain(StoreException.Uncertain e) {
+        return toResponse(new ApiException(504, "Timeout", e.getMessage()));
+    }
+
     @ServerExceptionMapper
     public Response webApplication(WebApplicationException e) {
         int code = e.getResponse().getStatus();

@@ -35,6 +35,13 @@ public interface EtcdConfig {
     @WithDefault("10s")
     Duration requestTimeout();
 
+    /**
+     * How long etcd may fail to answer before readiness says not ready (reads and watches go on from the cache
+     * meanwhile; writes are 503 from the first failure).
+     */
+    @WithDefault("10s")
+    Duration readinessGrace();
+
     /** How long the start may wait for etcd to be reached and the watch cache loaded, before it fails. */
     @WithDefault("60s")
     Duration startTimeout();

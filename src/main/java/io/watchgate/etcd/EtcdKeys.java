@@ -13,6 +13,7 @@ final class EtcdKeys {
 
     private final String prefix;
     private final ByteSequence range;
+    private final ByteSequence marker;
 
     /** @param prefix without a trailing slash, as {@code /registry} */
     EtcdKeys(String prefix) {
@@ -23,6 +24,19 @@ final class EtcdKeys {
         }
         this.prefix = trimmed;
         this.range = bytes(trimmed + "/");
+        this.marker = bytes(trimmed + "/watchgate.io/revision");
+    }
+
+    /**
+     * The store's one key that is no object's ({@link RevisionSync}): two segments after the prefix, where a
+     * grouped resource's keys have three or four.
+     */
+    ByteSequence marker() {
+        return marker;
+    }
+
+    boolean isMarker(ByteSequence key) {
+        return marker.equals(key);
     }
 
     /** Every key of the store: the prefix and a slash. */

@@ -17,10 +17,11 @@ import javax.net.ssl.SSLException;
 public final class EtcdStorage {
 
     /**
-     * What one gRPC message from etcd may hold: a page of the load (objects are at most etcd's request limit, 1.5
-     * MiB by default, each) or a watch response.
+     * What one gRPC message from etcd may hold: no limit of gRPC's own, as kube-apiserver's client. A page of the
+     * load is 100 keys, each at most etcd's request limit (1.5 MiB by default); a watch response is what etcd
+     * batches.
      */
-    private static final int MAX_MESSAGE_BYTES = 256 << 20;
+    private static final int MAX_MESSAGE_BYTES = Integer.MAX_VALUE;
 
     private EtcdStorage() {
     }
@@ -33,17 +34,23 @@ public final class EtcdStorage {
     public static EtcdStore open(EtcdConfig config, ObjectMapper mapper, int maxRevisions, long maxHistoryBytes,
             Clock clock, MemoryBudget budget, Executor completions) {
         Client client = client(config);
+        CacheFeed feed = null;
         try {
             EtcdKeys keys = new EtcdKeys(config.prefix());
             StoredValues values = new StoredValues(mapper);
             WatchCache cache = new WatchCache(maxRevisions, maxHistoryBytes, budget);
             EtcdHealth health = new EtcdHealth(clock);
-            CacheFeed feed = new CacheFeed(client, keys, values, cache, clock, health);
+            feed = new CacheFeed(client, keys, new WatchEvents(keys, values, clock), cache, clock, health,
+                    config.startTimeout());
             feed.start(config.startTimeout());
-            Transactions transactions = new Transactions(client.getKVClient(), keys, values, cache, clock,
+            RevisionSync sync = new RevisionSync(client.getKVClient(), keys, config.requestTimeout());
+            Transactions transactions = new Transactions(client.getKVClient(), keys, values, cache, sync, clock,
                     config.requestTimeout(), completions, health);
-            return new EtcdStore(client, cache, feed, transactions, values, budget, health);
+            return new EtcdStore(client, cache, feed, sync, transactions, values, budget, health);
         } catch (RuntimeException e) {
+            if (feed != null) {
+                feed.close();
+            }
             client.close();
             throw e;
         }
@@ -55,7 +62,10 @@ public final class EtcdStorage {
         }
         ClientBuilder builder = Client.builder().endpoints(config.endpoints().toArray(String[]::new))
                 .connectTimeout(Duration.ofSeconds(5)).keepaliveTime(Duration.ofSeconds(30))
-                .keepaliveTimeout(Duration.ofSeconds(10)).maxInboundMessageSize(MAX_MESSAGE_BYTES);
+                .keepaliveTimeout(Duration.ofSeconds(10)).maxInboundMessageSize(MAX_MESSAGE_BYTES)
+                // a call while etcd is known unreachable fails at once rather than wait for it: a write answered
+                // 503 must not be sent when etcd comes back
+                .waitForReady(false);
         config.username().ifPresent(user -> builder.user(ByteSequence.from(user, StandardCharsets.UTF_8)));
         config.password().ifPresent(password -> builder.password(ByteSequence.from(password,
                 StandardCharsets.UTF_8)));

@@ -39,6 +39,7 @@ public final class EtcdStore implements Store, StoreStatistics, HistoryCompactio
     private final Client client;
     private final WatchCache cache;
     private final CacheFeed feed;
+    private final RevisionSync sync;
     private final Transactions transactions;
     private final StoredValues values;
     private final MemoryBudget budget;
@@ -48,11 +49,12 @@ public final class EtcdStore implements Store, StoreStatistics, HistoryCompactio
     private final LongAdder acknowledged = new LongAdder();
     private final LongAdder acknowledgeNanos = new LongAdder();
 
-    EtcdStore(Client client, WatchCache cache, CacheFeed feed, Transactions transactions, StoredValues values,
-            MemoryBudget budget, EtcdHealth health) {
+    EtcdStore(Client client, WatchCache cache, CacheFeed feed, RevisionSync sync, Transactions transactions,
+            StoredValues values, MemoryBudget budget, EtcdHealth health) {
         this.client = client;
         this.cache = cache;
         this.feed = feed;
+        this.sync = sync;
         this.transactions = transactions;
         this.values = values;
         this.budget = budget;
@@ -63,9 +65,32 @@ public final class EtcdStore implements Store, StoreStatistics, HistoryCompactio
         return health;
     }
 
+    /** What keeps the cache in step with etcd (tests pause it). */
+    CacheFeed feed() {
+        return feed;
+    }
+
     @Override
     public long currentRevision() {
         return cache.revision();
+    }
+
+    @Override
+    public CompletableFuture<Long> consistentRevision() {
+        if (health.unreachableFor().isPresent()) {
+            return CompletableFuture.completedFuture(cache.revision()); // reads go on from what the cache holds
+        }
+        CompletableFuture<Long> consistent = new CompletableFuture<>();
+        feed.etcdRevision().whenComplete((revision, failure) -> {
+            if (revision == null || revision < 0) {
+                consistent.complete(cache.revision());
+                return;
+            }
+            CompletableFuture<Long> reached = awaitRevision(revision);
+            consistent.whenComplete((done, cancelled) -> reached.cancel(false)); // a reader that gave up lets go
+            reached.thenAccept(at -> consistent.complete(revision));
+        });
+        return consistent;
     }
 
     @Override
@@ -79,6 +104,10 @@ public final class EtcdStore implements Store, StoreStatistics, HistoryCompactio
             throw new StoreException.Overloaded("the server is short of memory and takes no writes for now",
                     budget.retryAfterSeconds());
         }
+        health.unreachableFor().ifPresent(down -> {
+            throw new StoreException.Unavailable("etcd does not answer (for " + down.toSeconds() + " s): "
+                    + health.lastFailure());
+        });
         StoredObject current = cache.newest(mutation.key());
         Preconditions.check(mutation, current);
         for (Mutation.Guard guard : mutation.guards()) {
@@ -153,7 +182,7 @@ public final class EtcdStore implements Store, StoreStatistics, HistoryCompactio
     @Override
     public CompletableFuture<Long> awaitRevision(long revision) {
         if (revision > cache.revision()) {
-            feed.requestProgress(); // etcd may be there already, with nothing under the prefix to show for it
+            sync.request(); // etcd may be there already, with nothing under the prefix to show for it
         }
         return cache.awaitRevision(revision);
     }

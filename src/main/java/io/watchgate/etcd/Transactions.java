@@ -23,13 +23,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * One mutation as one etcd transaction, as kube-apiserver's etcd3 store writes: a create on the key's create
  * revision being 0, an update or a delete on its mod revision, each guard on its key's mod revision, and, when a
  * compare fails, the keys read back in the same transaction to say which. The write's answer waits until this
- * replica's cache holds it (so that the writer reads its own write here), and a refusal until the cache holds what
- * refused it (so that a retry computes from that).
+ * replica's cache holds it (so that the writer reads its own write here; past the timeout it is answered all the
+ * same, being made), and a refusal until the cache holds what refused it (so that a retry computes from that).
+ * Answers complete on {@code completions}, never on etcd's threads or a timer's.
  */
 final class Transactions {
 
@@ -39,18 +42,20 @@ final class Transactions {
     private final EtcdKeys keys;
     private final StoredValues values;
     private final WatchCache cache;
+    private final RevisionSync sync;
     private final Clock clock;
     private final Duration timeout;
     /** Where writers' futures complete: not etcd's threads, which deliver the watch. */
     private final Executor completions;
     private final EtcdHealth health;
 
-    Transactions(KV kv, EtcdKeys keys, StoredValues values, WatchCache cache, Clock clock, Duration timeout,
-            Executor completions, EtcdHealth health) {
+    Transactions(KV kv, EtcdKeys keys, StoredValues values, WatchCache cache, RevisionSync sync, Clock clock,
+            Duration timeout, Executor completions, EtcdHealth health) {
         this.kv = kv;
         this.keys = keys;
         this.values = values;
         this.cache = cache;
+        this.sync = sync;
         this.clock = clock;
         this.timeout = timeout;
         this.completions = completions;
@@ -84,29 +89,54 @@ final class Transactions {
         CompletableFuture<ChangeEvent> answer = new CompletableFuture<>();
         kv.txn().If(compares.toArray(Cmp[]::new)).Then(write).Else(reads.toArray(Op[]::new)).commit()
                 .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((response, failure) -> {
+                .whenCompleteAsync((response, failure) -> {
                     if (failure != null) {
-                        health.unreachable(failure);
-                        answer.completeExceptionally(new StoreException.Unavailable(
-                                "etcd did not take the write: " + rootMessage(failure)));
+                        answer.completeExceptionally(notTaken(failure));
                         return;
                     }
                     health.reached();
                     long revision = response.getHeader().getRevision();
-                    cache.awaitRevision(revision).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                            .whenCompleteAsync((reached, late) -> {
-                                try {
-                                    if (response.isSucceeded()) {
-                                        answer.complete(committed(mutation, current, revision));
-                                    } else {
-                                        answer.completeExceptionally(refused(mutation, response));
-                                    }
-                                } catch (RuntimeException e) {
-                                    answer.completeExceptionally(e);
-                                }
-                            }, completions);
-                });
+                    if (response.isSucceeded()) {
+                        // the write's own event is on its way through the watch
+                        cache.awaitRevision(revision).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                                .whenCompleteAsync((reached, late) -> complete(answer,
+                                        () -> committed(mutation, current, revision)), completions);
+                    } else {
+                        // what refused it may be a revision with no event of the store's: have the cache reach it
+                        if (revision > cache.revision()) {
+                            sync.request();
+                        }
+                        cache.awaitRevision(revision).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                                .whenCompleteAsync((reached, late) -> complete(answer,
+                                        () -> { throw refused(mutation, response); }), completions);
+                    }
+                }, completions);
         return answer;
+    }
+
+    private static void complete(CompletableFuture<ChangeEvent> answer, Supplier<ChangeEvent> outcome) {
+        try {
+            answer.complete(outcome.get());
+        } catch (RuntimeException e) {
+            answer.completeExceptionally(e);
+        }
+    }
+
+    /**
+     * Why a write has no answer from etcd: etcd not reached (the write was not sent: 503), or no answer in time (it
+     * may have been made: 504, as kube-apiserver's timeout).
+     */
+    private StoreException notTaken(Throwable failure) {
+        health.unreachable(failure);
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root instanceof TimeoutException) {
+            return new StoreException.Uncertain("etcd did not answer within " + timeout.toMillis() + " ms: the "
+                    + "write may or may not have been made");
+        }
+        return new StoreException.Unavailable("etcd did not take the write: " + root.getMessage());
     }
 
     /** The write's event as the cache installed it; built here only if the cache no longer holds it. */
@@ -153,14 +183,5 @@ final class Transactions {
         // not expected: the reads are of the revision the compares failed at; say conflict, and the writer retries
         StoredObject now = cache.newest(mutation.key());
         return now == null ? new StoreException.KeyNotFound(mutation.key()) : new StoreException.RevisionConflict(now);
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root instanceof java.util.concurrent.TimeoutException ? "no answer within the timeout"
-                : String.valueOf(root.getMessage());
     }
 }

@@ -16,8 +16,7 @@ public class DefaultNamespace {
         if (store.get(NamespaceLifecycle.key("default"), store.currentRevision()) == null) {
             ObjectNode namespace = JsonNodeFactory.instance.objectNode();
             namespace.putObject("metadata").put("name", "default");
-            // at start, before the first request is taken: waiting here is what has it exist for that request
-            writes.create(types.namespaces(), "", namespace, false).toCompletableFuture().join();
+            writes.createAtStart(types.namespaces(), "", namespace);
         }
     }
 }

@@ -105,7 +105,7 @@ public class DefinitionLifecycle {
      * @return the definition as it is now, null when it is gone or never was; once what was written counts
      */
     CompletableFuture<StoredObject> finalizeIfDone(String resource) {
-        return Contention.retry(ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS.group(),
+        return Contention.retry(store, ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS.group(),
                 ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS.resource(), resource, () -> {
             StoredObject definition = store.latest(key(resource));
             if (definition == null || !Finalization.isTerminating(definition.tree())

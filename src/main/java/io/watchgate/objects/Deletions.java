@@ -62,7 +62,7 @@ public class Deletions {
         if (isNamespaces(type) && name.equals("default")) {
             throw ApiException.forbidden("", "namespaces", name, "this namespace may not be deleted");
         }
-        return Contention.retry(type.group(), type.resource(), name, () -> {
+        return Contention.retry(store, type.group(), type.resource(), name, () -> {
             StoredObject current = store.latest(key);
             if (current == null) {
                 throw ApiException.notFound(type.group(), type.resource(), name);
@@ -187,7 +187,7 @@ public class Deletions {
     /** Deletes one object its namespace or definition takes with it (marks it, if finalizers hold it). */
     private CompletableFuture<?> deleteContent(StoredObject object) {
         ObjectKey key = object.key();
-        return Contention.<Object>retry(group(key), key.resource(), key.name(), () -> {
+        return Contention.<Object>retry(store, group(key), key.resource(), key.name(), () -> {
             StoredObject current = store.latest(key);
             if (current == null) {
                 return CompletableFuture.completedFuture(null);

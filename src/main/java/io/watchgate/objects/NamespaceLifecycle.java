@@ -82,7 +82,7 @@ public class NamespaceLifecycle {
      * @return the namespace as it is now (null once gone), when the removal (if any) counts
      */
     CompletableFuture<StoredObject> finalizeIfDone(String namespace) {
-        return Contention.retry("", "namespaces", namespace, () -> {
+        return Contention.retry(store, "", "namespaces", namespace, () -> {
             StoredObject ns = store.latest(key(namespace));
             if (ns == null || !Finalization.isTerminating(ns.tree()) || Finalization.hasFinalizers(ns.tree())
                     || hasContents(namespace)) {

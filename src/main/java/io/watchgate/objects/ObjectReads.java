@@ -28,9 +28,14 @@ public class ObjectReads {
         this.revisionWait = revisionWait;
     }
 
-    /** @param resourceVersion unset or "0": the newest state; x: a state not older than x */
+    /**
+     * @param resourceVersion unset: the most recent state; "0": the newest this server holds; x: a state not older
+     *                        than x
+     */
     public StoredObject get(ResourceType type, String namespace, String name, String resourceVersion) {
-        if (resourceVersion != null && !resourceVersion.isEmpty() && !ListOptions.isZero(resourceVersion)) {
+        if (resourceVersion == null || resourceVersion.isEmpty()) {
+            revisionWait.awaitConsistent();
+        } else if (!ListOptions.isZero(resourceVersion)) {
             revisionWait.awaitAtLeast(ListOptions.parseRevision(resourceVersion));
         }
         StoredObject object = store.get(key(type, namespace, name), store.currentRevision());
@@ -89,7 +94,11 @@ public class ObjectReads {
             return token.revision() == ContinueToken.LATEST ? store.currentRevision() : token.revision();
         }
         String rv = options.resourceVersion();
-        if (rv == null || ListOptions.isZero(rv)) {
+        if (rv == null || rv.isEmpty()) {
+            revisionWait.awaitConsistent(); // the most recent state, as kube's consistent reads from cache
+            return store.currentRevision();
+        }
+        if (ListOptions.isZero(rv)) {
             return store.currentRevision();
         }
         long requested = ListOptions.parseRevision(rv);

@@ -95,8 +95,35 @@ public class ObjectWrites {
         // the namespace or the definition may change between the check and the write (the create is guarded by
         // their revisions): then it is checked again
         String given = name;
-        return Contention.retryOnGuard(type.group(), type.resource(), generated ? generateName : name,
+        return Contention.retryOnGuard(store, type.group(), type.resource(), generated ? generateName : name,
                 () -> createAttempt(type, namespace, object, given, generateName, dryRun));
+    }
+
+    /**
+     * What the server creates at start, before the first request is taken, waiting until it counts: unless it
+     * exists. Another replica that created it meanwhile (etcd mode, replicas starting together) is as good.
+     *
+     * @return whether this call created it
+     */
+    public boolean createAtStart(ResourceType type, String namespace, ObjectNode object) {
+        try {
+            create(type, namespace, object, false).toCompletableFuture().join();
+            return true;
+        } catch (CompletionException e) {
+            if (InOrder.unwrapped(e) instanceof ApiException refusal && isAlreadyExists(refusal)) {
+                return false;
+            }
+            throw e;
+        } catch (ApiException e) {
+            if (isAlreadyExists(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static boolean isAlreadyExists(ApiException e) {
+        return e.code() == 409 && "AlreadyExists".equals(e.reason());
     }
 
     /**
@@ -167,7 +194,7 @@ public class ObjectWrites {
         BodyRules.conform(type, body, namespace, name);
         long expected = BodyRules.expectedRevision(type, body);
         // when it changed since we read it: read and compute again; a pinned revision then conflicts here
-        return Contention.retry(type.group(), type.resource(), name, () -> {
+        return Contention.retry(store, type.group(), type.resource(), name, () -> {
             StoredObject current = current(type, namespace, name);
             if (expected != 0 && expected != current.revision()) {
                 throw ApiException.conflict(type.group(), type.resource(), name);
@@ -194,7 +221,7 @@ public class ObjectWrites {
     public CompletionStage<StoredObject> patch(ResourceType type, String namespace, String name, PatchType patchType,
             JsonNode patch, boolean dryRun, boolean statusOnly, Consumer<ObjectNode> inspect) {
         // when it changed since we read it: patch the new state
-        return Contention.retry(type.group(), type.resource(), name, () -> {
+        return Contention.retry(store, type.group(), type.resource(), name, () -> {
             StoredObject current = current(type, namespace, name);
             ObjectNode patched = patcher.apply(type, patchType, type.shown(current.tree()), patch,
                     limits.maxBytes());

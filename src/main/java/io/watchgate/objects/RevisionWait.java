@@ -23,6 +23,31 @@ public class RevisionWait {
         this.config = config;
     }
 
+    /**
+     * Waits until the store holds every write committed before this call ({@link Store#consistentRevision}): what
+     * a read of the most recent state (no resourceVersion) needs; as long as a resourceVersion is waited for, then
+     * 504. The store's current revision is then such a state.
+     */
+    public void awaitConsistent() {
+        CompletableFuture<Long> consistent = store.consistentRevision();
+        if (consistent.isDone() && !consistent.isCompletedExceptionally()) {
+            return;
+        }
+        try {
+            consistent.get(config.resourceVersionWait().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new ApiException(504, "Timeout", "the store did not reach its storage's current revision in "
+                    + config.resourceVersionWait().toMillis() + " ms; try again");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException(504, "Timeout", "interrupted while waiting for the current revision");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            consistent.cancel(false);
+        }
+    }
+
     public void awaitAtLeast(long revision) {
         if (store.currentRevision() >= revision) {
             return;

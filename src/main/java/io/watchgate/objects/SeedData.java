@@ -116,9 +116,8 @@ public class SeedData {
         String given = object.at("/metadata/namespace").asText();
         String namespace = !type.namespaced() ? "" : given.isEmpty() ? "default" : given;
         try {
-            // at start, before the first request is taken: one at a time, each waiting until it counts
-            writes.create(type, namespace, object.deepCopy(), false).toCompletableFuture().join();
-            return true;
+            // one at a time, each waiting until it counts
+            return writes.createAtStart(type, namespace, object.deepCopy());
         } catch (ApiException e) {
             if (e.code() == 409) {
                 return false;

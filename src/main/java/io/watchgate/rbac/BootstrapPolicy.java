@@ -55,9 +55,7 @@ public class BootstrapPolicy {
         if (store.get(new ObjectKey(type.resource(), "", name), store.currentRevision()) != null) {
             return 0;
         }
-        // at start, before the first request is taken: waiting here is what has it exist for that request
-        writes.create(type, "", object, false).toCompletableFuture().join();
-        return 1;
+        return writes.createAtStart(type, "", object) ? 1 : 0;
     }
 
     /** The default ClusterRoles, as objects ready to create. */

@@ -38,6 +38,19 @@ final class CommitListeners {
         }
     }
 
+    /** Tells every listener that the state was replaced. Commit lock held. */
+    void replaced(long revision, List<ChangeEvent> changes) {
+        for (CommitListener listener : listeners) {
+            try {
+                listener.replaced(revision, changes);
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (Throwable e) {
+                LOG.errorf(e, "commit listener failed on the state replaced at revision %d", revision);
+            }
+        }
+    }
+
     int size() {
         return listeners.size();
     }

@@ -80,6 +80,12 @@ public final class MemoryStore implements Store, StoreStatistics, HistoryCompact
         return index.revision();
     }
 
+    /** Every write submitted to it is in its revision order: what it has published is the most recent state. */
+    @Override
+    public CompletableFuture<Long> consistentRevision() {
+        return CompletableFuture.completedFuture(index.revision());
+    }
+
     @Override
     public long oldestRevision() {
         return index.oldest();

@@ -19,7 +19,8 @@ import java.util.function.Predicate;
  */
 final class MvccIndex {
 
-    private final ConcurrentSkipListMap<ObjectKey, VersionChain> chains = new ConcurrentSkipListMap<>();
+    /** Replaced whole only by {@link #replace}, which builds the new map aside: no reader sees it half filled. */
+    private volatile ConcurrentSkipListMap<ObjectKey, VersionChain> chains = new ConcurrentSkipListMap<>();
     private final EventHistory history;
     private final ObjectCounts counts = new ObjectCounts();
     private volatile long revision;
@@ -87,6 +88,28 @@ final class MvccIndex {
             counts.restored(object);
         }
         history.startAt(at);
+        revision = at;
+    }
+
+    /**
+     * Replaces every object with those live at {@code at}, above the published revision, with no history before
+     * it: a state read anew (an etcd-fed cache relisting). Every older revision reads as compacted from the start,
+     * so that a reader that overlaps the replacement answers Compacted rather than a mix; a writer's look at the
+     * newest state sees the old objects or the new, never none. Commit lock held.
+     */
+    void replace(long at, Iterable<StoredObject> state) {
+        if (at <= revision) {
+            throw new IllegalArgumentException("revision " + at + " does not follow " + revision);
+        }
+        ConcurrentSkipListMap<ObjectKey, VersionChain> replacement = new ConcurrentSkipListMap<>();
+        for (StoredObject object : state) {
+            replacement.put(object.key(), new VersionChain(new Version(object.revision(), object, null)));
+        }
+        history.dropThrough(at);
+        history.startAt(at);
+        chains = replacement;
+        counts.clear();
+        state.forEach(counts::restored);
         revision = at;
     }
 

@@ -24,6 +24,11 @@ public final class ObjectCounts {
         }
     }
 
+    /** Every count back to 0 (the resources stay known): before the store's state is replaced. */
+    void clear() {
+        byResource.values().forEach(count -> count.set(0));
+    }
+
     void restored(StoredObject object) {
         counter(object.key().resource()).incrementAndGet();
     }

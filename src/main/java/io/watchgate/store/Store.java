@@ -82,6 +82,14 @@ public interface Store {
     List<ChangeEvent> eventsAfter(long revision, int limit);
 
     /**
+     * The revision a read of the most recent state reads at: one at which the store holds every write committed
+     * before this call. The current revision at once for a store that orders its own writes; for a cache of etcd,
+     * etcd's current revision once the cache holds it (kube-apiserver's consistent reads from cache), or the
+     * cache's own while etcd does not answer.
+     */
+    CompletableFuture<Long> consistentRevision();
+
+    /**
      * Completes once the store has reached {@code revision}. A caller that stops waiting cancels the future,
      * which releases what the wait holds.
      */

@@ -86,6 +86,16 @@ public abstract sealed class StoreException extends RuntimeException {
         }
     }
 
+    /**
+     * The store's storage did not answer a write in time (etcd): it may or may not have been made. Not to be retried
+     * blindly; the client reads to find out.
+     */
+    public static final class Uncertain extends StoreException {
+        public Uncertain(String message) {
+            super(message);
+        }
+    }
+
     /** The store cannot take writes now (the log could not be written); reads still work. */
     public static final class Unavailable extends StoreException {
         public Unavailable(String message) {

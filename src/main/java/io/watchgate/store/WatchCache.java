@@ -1,7 +1,10 @@
 package io.watchgate.store;
 
 import io.watchgate.memory.MemoryBudget;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
@@ -43,6 +46,41 @@ public final class WatchCache implements HistoryCompaction {
         lock.lock();
         try {
             index.restore(revision, state);
+            waiters.release(revision);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Replaces the whole state with {@code state}, read anew at {@code revision} (above the published one): what a
+     * cache does when etcd compacted the revisions it had yet to read. No history reaches across the gap, so every
+     * older revision reads as compacted; the listeners are told what changed ({@link CommitListener#replaced}).
+     *
+     * @param nowMillis what the changes are stamped as committed at
+     */
+    public void replace(long revision, List<StoredObject> state, long nowMillis) {
+        lock.lock();
+        try {
+            Map<ObjectKey, StoredObject> before = new HashMap<>();
+            for (StoredObject object : index.objectsAt(index.revision())) {
+                before.put(object.key(), object);
+            }
+            index.replace(revision, state);
+            List<ChangeEvent> changes = new ArrayList<>();
+            for (StoredObject object : state) {
+                StoredObject old = before.remove(object.key());
+                if (old == null || old.revision() != object.revision()) {
+                    changes.add(new ChangeEvent(revision, old == null ? EventType.ADDED : EventType.MODIFIED, object,
+                            old, nowMillis));
+                }
+            }
+            for (StoredObject gone : before.values()) {
+                // the last state as it was: no delete revision is known, only that it is gone by this one
+                changes.add(new ChangeEvent(revision, EventType.DELETED, gone, gone, nowMillis));
+            }
+            // as a commit: the listeners before the waiters, who may read at once what they waited for
+            listeners.replaced(revision, changes);
             waiters.release(revision);
         } finally {
             lock.unlock();

@@ -309,6 +309,16 @@ public final class Watcher {
         }
     }
 
+    /**
+     * The store's state was replaced at {@code revision} (its etcd watch fell behind etcd's compaction): nothing
+     * before it can be served any more, so the client is told to relist, as from a resourceVersion too old.
+     */
+    public void stateReplaced(long revision) {
+        if (state != State.ENDED) {
+            expire(initialEvents != null ? initialEvents.revision() : position, revision);
+        }
+    }
+
     private void fellOutOfHistory(long oldest) {
         if (wentLive) {
             endSlow("its resourceVersion " + position + " left the history");

@@ -41,11 +41,23 @@ final class LoadOptions {
 
     String host;
     int port;
+    /** Every server given (--url=A,B,C: replicas): watcher and writer connection i go to the i-th mod their number. */
+    final java.util.List<URI> servers = new java.util.ArrayList<>();
+
+    String host(int i) {
+        return servers.get(i % servers.size()).getHost();
+    }
+
+    int port(int i) {
+        URI server = servers.get(i % servers.size());
+        return server.getPort() < 0 ? 80 : server.getPort();
+    }
 
     static final String USAGE = """
             WatchLoad: opens N watches, makes M writes and checks what each watch delivered.
 
-              --url=URL               server (http://localhost:8080)
+              --url=URL[,URL...]      server (http://localhost:8080); several: replicas of one store, watch i
+                                      and writer connection i on the i-th mod their number (setup on the first)
               --watchers=N            watch streams (100)
               --namespaces=K          namespaces written to; watcher i watches namespace i mod K (10)
               --all-namespaces        every watcher watches /api/v1/configmaps instead (all namespaces)
@@ -149,12 +161,15 @@ final class LoadOptions {
                 || o.pauseMillis < 0 || o.pauseEvery < 1 || o.stalled < 0 || o.stalled >= 1) {
             throw new IllegalArgumentException("option out of range\n" + USAGE);
         }
-        URI uri = URI.create(o.url);
-        if (!"http".equals(uri.getScheme())) {
-            throw new IllegalArgumentException("only http:// URLs are supported: " + o.url);
+        for (String url : o.url.split(",")) {
+            URI uri = URI.create(url.trim());
+            if (!"http".equals(uri.getScheme())) {
+                throw new IllegalArgumentException("only http:// URLs are supported: " + url);
+            }
+            o.servers.add(uri);
         }
-        o.host = uri.getHost();
-        o.port = uri.getPort() < 0 ? 80 : uri.getPort();
+        o.host = o.host(0);
+        o.port = o.port(0);
         return o;
     }
 

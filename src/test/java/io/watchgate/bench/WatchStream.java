@@ -103,8 +103,8 @@ final class WatchStream {
         ended = false;
         partial = null;
         resetSse();
-        RequestOptions request = new RequestOptions().setMethod(HttpMethod.GET).setHost(options.host)
-                .setPort(options.port).setURI(path() + "?watch=true&resourceVersion=" + rv);
+        RequestOptions request = new RequestOptions().setMethod(HttpMethod.GET).setHost(options.host(id))
+                .setPort(options.port(id)).setURI(path() + "?watch=true&resourceVersion=" + rv);
         options.authorized(request);
         if (options.format == LoadOptions.Format.SSE) {
             request.addHeader("Accept", "text/event-stream");

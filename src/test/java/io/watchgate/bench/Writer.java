@@ -125,7 +125,7 @@ final class Writer {
             String name = names + id + "-" + (options.objects == 0 ? count : count % options.objects);
             String base = "/api/v1/namespaces/" + namespaces.get(ns) + "/configmaps";
             boolean patch = !create && options.patch;
-            RequestOptions request = new RequestOptions().setHost(options.host).setPort(options.port)
+            RequestOptions request = new RequestOptions().setHost(options.host(id)).setPort(options.port(id))
                     .setMethod(create ? HttpMethod.POST : patch ? HttpMethod.PATCH : HttpMethod.PUT)
                     .setURI(create ? base : base + "/" + name)
                     .addHeader("Content-Type", patch ? "application/merge-patch+json" : "application/json");

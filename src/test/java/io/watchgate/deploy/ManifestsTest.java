@@ -217,6 +217,55 @@ class ManifestsTest {
     }
 
     @Test
+    void theEtcdOverlayRunsStatelessReplicasOnTheEtcdMembersItNames() throws IOException {
+        Path overlay = K8S.resolve("overlays/etcd");
+        Properties config = generatedConfig(overlay);
+        String readme = Files.readString(Path.of("README.md"));
+        for (String key : config.stringPropertyNames()) {
+            assertTrue(defaults.containsKey(key) || readme.contains("`" + key + "`"),
+                    key + " is no configuration key of the application");
+        }
+        assertEquals("etcd", config.getProperty("watchgate.storage.mode"));
+        Map<String, JsonNode> etcd = new HashMap<>();
+        try (var documents = YAML.readerFor(JsonNode.class).<JsonNode>readValues(overlay.resolve("etcd.yaml")
+                .toFile())) {
+            documents.forEachRemaining(d -> etcd.put(d.path("kind").asText() + "/" + d.at("/metadata/name").asText(),
+                    d));
+        }
+        JsonNode members = etcd.get("StatefulSet/etcd");
+        String service = members.at("/spec/serviceName").asText();
+        assertTrue(etcd.containsKey("Service/" + service), "the members' Service");
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < members.at("/spec/replicas").asInt(); i++) {
+            expected.add("http://etcd-" + i + "." + service + ":2379");
+        }
+        assertEquals(expected, List.of(config.getProperty("watchgate.storage.etcd.endpoints").split(",")),
+                "the gateways know every member");
+        long maxRequest = 0;
+        for (JsonNode arg : members.at("/spec/template/spec/containers/0/args")) {
+            if (arg.asText().startsWith("--max-request-bytes=")) {
+                maxRequest = Long.parseLong(arg.asText().substring("--max-request-bytes=".length()));
+            }
+        }
+        assertTrue(maxRequest > org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getValue("watchgate.objects.max-bytes", Long.class),
+                "etcd takes the largest object watchgate stores");
+
+        JsonNode deployment = YAML.readTree(overlay.resolve("deployment.yaml").toFile());
+        assertTrue(deployment.at("/spec/replicas").asInt() >= 2);
+        JsonNode pod = deployment.at("/spec/template/spec");
+        assertTrue(pod.path("volumes").findValues("persistentVolumeClaim").isEmpty(), "no per-pod state");
+        assertEquals(base("StatefulSet/watchgate").at("/spec/template/spec/containers/0/readinessProbe/httpGet"),
+                pod.at("/containers/0/readinessProbe/httpGet"));
+        String tokens = pod.at("/containers/0/volumeMounts").findParents("name").stream()
+                .filter(m -> m.path("name").asText().equals("tokens")).findFirst().orElseThrow()
+                .path("mountPath").asText();
+        assertTrue(config.getProperty("watchgate.auth.token-file").startsWith(tokens + "/"), "the token Secret");
+        assertEquals(deployment.at("/spec/selector/matchLabels"), base("Service/watchgate").at("/spec/selector"),
+                "the Service spreads clients over every replica");
+    }
+
+    @Test
     void theCertManagerComponentMountsTheSecretItsCertificateFillsAndPointsTheTlsFilesAtIt() throws IOException {
         Path component = K8S.resolve("components/cert-manager");
         JsonNode certificate = YAML.readTree(component.resolve("certificate.yaml").toFile());

@@ -160,6 +160,7 @@ class EtcdReplicasTest {
     void aCreateGuardedByAKeyThatChangedIsRefused() {
         ObjectKey namespace = new ObjectKey("namespaces", "", "guard-" + (++names));
         ChangeEvent first = Commits.commit(a, Mutation.create(namespace, object(namespace, "x")));
+        await(b, first.revision()); // b writes from what it holds, as any writer computes from what it read
         Commits.commit(b, Mutation.update(namespace, object(namespace, "y"), first.revision()));
         ObjectKey key = freshKey();
 
@@ -186,6 +187,77 @@ class EtcdReplicasTest {
 
         List<Long> seen = b.eventsAfter(listed).stream().map(ChangeEvent::revision).toList();
         assertEquals(written.stream().map(ChangeEvent::revision).toList(), seen);
+    }
+
+    @Test
+    void aConsistentReadOnOneReplicaSeesAWriteJustMadeOnTheOther() {
+        for (int i = 0; i < 20; i++) {
+            ObjectKey key = freshKey();
+            ChangeEvent written = Commits.commit(b, Mutation.create(key, object(key, "fresh")));
+            long consistent = a.consistentRevision().orTimeout(10, TimeUnit.SECONDS).join();
+            assertTrue(consistent >= written.revision(), consistent + " < " + written.revision());
+            assertEquals("fresh", a.get(key, a.currentRevision()).tree().path("data").asText());
+        }
+    }
+
+    @Test
+    void aReplicaThatFellBehindEtcdsCompactionReadsEverythingAgainAndSaysWhatChanged() throws Exception {
+        ObjectKey kept = freshKey();
+        ObjectKey changed = freshKey();
+        ObjectKey gone = freshKey();
+        Commits.commit(a, Mutation.create(kept, object(kept, "same")));
+        ChangeEvent before = Commits.commit(a, Mutation.create(changed, object(changed, "old")));
+        ChangeEvent doomed = Commits.commit(a, Mutation.create(gone, object(gone, "bye")));
+        try (EtcdStore behind = open()) {
+            List<ChangeEvent> told = new ArrayList<>();
+            long[] replacedAt = {0};
+            behind.addCommitListener(new io.watchgate.store.CommitListener() {
+                @Override
+                public void committed(ChangeEvent event) {
+                }
+
+                @Override
+                public void replaced(long revision, List<ChangeEvent> changes) {
+                    replacedAt[0] = revision;
+                    told.addAll(changes);
+                }
+            });
+            long stale = behind.currentRevision();
+            behind.feed().pause();
+            ObjectKey added = freshKey();
+            Commits.commit(a, Mutation.update(changed, object(changed, "new"), before.revision()));
+            Commits.commit(a, Mutation.delete(gone, doomed.revision()));
+            ChangeEvent last = Commits.commit(a, Mutation.create(added, object(added, "hello")));
+            try (Client client = Client.builder().endpoints(etcd.endpoint()).build()) {
+                client.getKVClient().compact(last.revision()).get(10, TimeUnit.SECONDS);
+            }
+
+            behind.feed().resume();
+            await(behind, last.revision());
+
+            long at = behind.currentRevision();
+            assertTrue(replacedAt[0] >= last.revision() && replacedAt[0] <= at, "read again at etcd's revision");
+            await(a, at);
+            assertEquals(a.list(KeyRange.inNamespace("configmaps", "demo"), at, null, 100_000, o -> true, false)
+                    .items().stream().map(o -> o.key().name() + "@" + o.revision()).toList(),
+                    behind.list(KeyRange.inNamespace("configmaps", "demo"), at, null, 100_000, o -> true, false)
+                            .items().stream().map(o -> o.key().name() + "@" + o.revision()).toList());
+            assertThrows(StoreException.Compacted.class, () -> behind.eventsAfter(stale, 10),
+                    "no history reaches across the gap: a watch from before it is told to relist");
+            assertEquals(List.of("MODIFIED " + changed.name(), "DELETED " + gone.name(), "ADDED " + added.name()),
+                    told.stream().filter(e -> e.key().namespace().equals("demo"))
+                            .filter(e -> List.of(changed, gone, added).contains(e.key()))
+                            .sorted(java.util.Comparator.comparing(e -> List.of(changed, gone, added)
+                                    .indexOf(e.key())))
+                            .map(e -> e.type() + " " + e.key().name()).toList());
+            assertFalse(told.stream().anyMatch(e -> e.key().equals(kept)), "what did not change is not told");
+
+            ObjectKey after = freshKey();
+            ChangeEvent next = Commits.commit(a, Mutation.create(after, object(after, "followed again")));
+            await(behind, next.revision());
+            assertEquals(List.of(next.revision()), behind.eventsAfter(at).stream().map(ChangeEvent::revision)
+                    .toList());
+        }
     }
 
     @Test

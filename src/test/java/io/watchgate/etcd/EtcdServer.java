@@ -24,12 +24,16 @@ public final class EtcdServer implements AutoCloseable {
 
     private static final Path BINARY = Path.of("/usr/bin/etcd");
 
+    private final String name;
     private final Path dataDir;
     private final int clientPort;
     private final int peerPort;
+    /** Every member's name and peer URL, {@code name=url,...}: set once the cluster's members are known. */
+    private String initialCluster;
     private Process process;
 
-    private EtcdServer(Path dataDir, int clientPort, int peerPort) {
+    private EtcdServer(String name, Path dataDir, int clientPort, int peerPort) {
+        this.name = name;
         this.dataDir = dataDir;
         this.clientPort = clientPort;
         this.peerPort = peerPort;
@@ -37,14 +41,34 @@ public final class EtcdServer implements AutoCloseable {
 
     /** Starts a one-member etcd; skips the calling test when etcd is not installed. */
     public static EtcdServer start() {
+        return cluster(1).get(0);
+    }
+
+    /** Starts an etcd cluster of {@code size} members on loopback, returning once every member is healthy. */
+    public static List<EtcdServer> cluster(int size) {
         assumeTrue(isInstalled(), "etcd is not installed (Debian package etcd-server)");
         try {
-            EtcdServer server = new EtcdServer(Files.createTempDirectory("etcd-"), freePort(), freePort());
-            server.run();
-            return server;
+            List<EtcdServer> members = new java.util.ArrayList<>();
+            for (int i = 0; i < size; i++) {
+                members.add(new EtcdServer("member-" + i, Files.createTempDirectory("etcd-"), freePort(),
+                        freePort()));
+            }
+            String initial = String.join(",", members.stream().map(m -> m.name + "=" + m.peerUrl()).toList());
+            for (EtcdServer member : members) {
+                member.initialCluster = initial;
+                member.launch(); // all at once: a member is healthy only once a quorum is up
+            }
+            for (EtcdServer member : members) {
+                member.awaitHealthy();
+            }
+            return members;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private String peerUrl() {
+        return "http://127.0.0.1:" + peerPort;
     }
 
     public static boolean isInstalled() {
@@ -68,9 +92,24 @@ public final class EtcdServer implements AutoCloseable {
         }
     }
 
+    /** Starts the stopped member again on its data, returning once it is healthy. */
     public void restart() {
         stop();
-        run();
+        launch();
+        awaitHealthy();
+    }
+
+    /** kill -9: no shutdown at all. */
+    public void kill() {
+        if (process != null) {
+            process.destroyForcibly();
+            try {
+                process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            process = null;
+        }
     }
 
     @Override
@@ -83,20 +122,18 @@ public final class EtcdServer implements AutoCloseable {
         }
     }
 
-    private void run() {
-        String peer = "http://127.0.0.1:" + peerPort;
-        List<String> command = List.of(BINARY.toString(), "--name", "test", "--data-dir", dataDir.resolve("data")
+    private void launch() {
+        List<String> command = List.of(BINARY.toString(), "--name", name, "--data-dir", dataDir.resolve("data")
                 .toString(), "--listen-client-urls", endpoint(), "--advertise-client-urls", endpoint(),
-                "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-                "--initial-cluster", "test=" + peer, "--logger", "zap", "--log-outputs",
-                dataDir.resolve("etcd.log").toString(), "--log-level", "warn");
+                "--listen-peer-urls", peerUrl(), "--initial-advertise-peer-urls", peerUrl(),
+                "--initial-cluster", initialCluster, "--initial-cluster-token", "watchgate-test",
+                "--logger", "zap", "--log-outputs", dataDir.resolve("etcd.log").toString(), "--log-level", "warn");
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(dataDir.resolve("etcd.out").toFile()).start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolve("etcd.out").toFile())).start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        awaitHealthy();
     }
 
     private void awaitHealthy() {

@@ -37,6 +37,11 @@ record TestEtcdConfig(List<String> endpoints, String prefix, Duration requestTim
     }
 
     @Override
+    public Duration readinessGrace() {
+        return Duration.ofSeconds(10);
+    }
+
+    @Override
     public Duration startTimeout() {
         return Duration.ofSeconds(20);
     }

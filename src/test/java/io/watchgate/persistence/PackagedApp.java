@@ -90,25 +90,25 @@ public final class PackagedApp implements AutoCloseable {
         return URI.create("http://localhost:" + port + path);
     }
 
-    HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    public HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
+    public HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
         return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    HttpResponse<String> put(String path, String json) throws IOException, InterruptedException {
+    public HttpResponse<String> put(String path, String json) throws IOException, InterruptedException {
         return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     /** SIGTERM, as Kubernetes stops a pod; returns once the process has exited (or throws after {@code seconds}). */
-    int terminate(long seconds) throws InterruptedException {
+    public int terminate(long seconds) throws InterruptedException {
         process.destroy();
         if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the app did not exit within " + seconds + " s of SIGTERM");
@@ -117,7 +117,7 @@ public final class PackagedApp implements AutoCloseable {
     }
 
     /** kill -9: no shutdown hook, no flush, nothing. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor();
     }

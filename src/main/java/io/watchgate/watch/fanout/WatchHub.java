@@ -35,6 +35,7 @@ final class WatchHub implements WatchLoop {
     private final Turns turns;
     private final Map<String, Set<Watcher>> byResource = new HashMap<>();
     private final MessageConsumer<ChangeEvent> consumer;
+    private final MessageConsumer<Long> replacements;
     private long lastRevision;
     private boolean dispatching;
     private final List<Watcher> detachedWhileDispatching = new ArrayList<>();
@@ -56,6 +57,8 @@ final class WatchHub implements WatchLoop {
         this.timers = new LoopTimers(vertx);
         this.turns = new Turns(context);
         this.consumer = vertx.eventBus().localConsumer(EventPublisher.ADDRESS, message -> dispatch(message.body()));
+        this.replacements = vertx.eventBus().localConsumer(EventPublisher.REPLACED,
+                message -> stateReplaced(message.body()));
         this.lastRevision = store.currentRevision();
     }
 
@@ -240,10 +243,24 @@ final class WatchHub implements WatchLoop {
         }
     }
 
+    /**
+     * The store's state was replaced at {@code revision} (see {@code CommitListener#replaced}): no watch here can
+     * go on across it, so each is told to relist.
+     */
+    private void stateReplaced(long revision) {
+        lastRevision = Math.max(lastRevision, revision);
+        List<Watcher> all = new ArrayList<>();
+        byResource.values().forEach(all::addAll);
+        for (Watcher watcher : all) {
+            watcher.stateReplaced(revision);
+        }
+    }
+
     void close() {
         endAll();
         timers.cancelAll();
         consumer.unregister();
+        replacements.unregister();
     }
 
     Context context() {

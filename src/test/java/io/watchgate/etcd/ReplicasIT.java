@@ -1,0 +1,218 @@
+package io.watchgate.etcd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.watchgate.persistence.PackagedApp;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+
+/**
+ * Three packaged gateways in storage mode etcd on one etcd: interchangeable replicas. Writes go to any of them and
+ * every watcher on every replica sees the same events in the same order; a client lists on one and watches on
+ * another, or resumes on another the watch its replica died under, and misses nothing; with etcd stopped, writes are
+ * 503, watches stay, readiness says not ready, and all goes on once etcd is back.
+ */
+@EnabledIf("io.watchgate.etcd.EtcdServer#isInstalled")
+class ReplicasIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration EVENT = Duration.ofSeconds(15);
+    private static EtcdServer etcd;
+    private static Path logs;
+    private static final List<PackagedApp> replicas = new ArrayList<>();
+    private static final List<Integer> managementPorts = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        etcd = EtcdServer.start();
+        logs = Files.createTempDirectory("replicas-it-");
+        for (int i = 0; i < 3; i++) {
+            replicas.add(replica("replica-" + i));
+        }
+    }
+
+    private static PackagedApp replica(String name) throws Exception {
+        int management;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            management = socket.getLocalPort();
+        }
+        managementPorts.add(management);
+        return PackagedApp.start(logs.resolve("unused-" + name), logs.resolve(name + ".log"),
+                "watchgate.storage.mode=etcd", "watchgate.storage.etcd.endpoints=" + etcd.endpoint(),
+                "watchgate.storage.etcd.readiness-grace=2s", "watchgate.storage.etcd.request-timeout=3s",
+                "quarkus.management.port=" + management);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        for (PackagedApp replica : replicas) {
+            replica.close();
+        }
+        if (etcd != null) {
+            etcd.close();
+        }
+    }
+
+    private static void namespace(String name) throws Exception {
+        HttpResponse<String> created = replicas.get(0).post("/api/v1/namespaces", "{\"metadata\":{\"name\":\""
+                + name + "\"}}");
+        assertEquals(201, created.statusCode(), created.body());
+    }
+
+    private static long create(PackagedApp replica, String namespace, String name) throws Exception {
+        HttpResponse<String> created = replica.post("/api/v1/namespaces/" + namespace + "/configmaps",
+                "{\"metadata\":{\"name\":\"" + name + "\"}}");
+        assertEquals(201, created.statusCode(), created.body());
+        return Long.parseLong(JSON.readTree(created.body()).at("/metadata/resourceVersion").asText());
+    }
+
+    private static long listRevision(PackagedApp replica, String namespace) throws Exception {
+        HttpResponse<String> list = replica.get("/api/v1/namespaces/" + namespace + "/configmaps");
+        assertEquals(200, list.statusCode(), list.body());
+        return Long.parseLong(JSON.readTree(list.body()).at("/metadata/resourceVersion").asText());
+    }
+
+    private static WatchLines watch(PackagedApp replica, String namespace, long from) throws Exception {
+        return WatchLines.open(replica.uri("/api/v1/namespaces/" + namespace + "/configmaps?watch=true"
+                + "&resourceVersion=" + from));
+    }
+
+    private static String describe(JsonNode event) {
+        return event.path("type").asText() + " " + event.at("/object/metadata/name").asText() + " "
+                + event.at("/object/metadata/resourceVersion").asText();
+    }
+
+    @Test
+    void writesOnEveryReplicaReachWatchersOnEveryReplicaInOneOrder() throws Exception {
+        namespace("spread");
+        long listed = listRevision(replicas.get(0), "spread"); // listed on one, watched on all
+        List<WatchLines> watches = new ArrayList<>();
+        for (PackagedApp replica : replicas) {
+            watches.add(watch(replica, "spread", listed));
+        }
+        List<String> written = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            long revision = create(replicas.get(i % 3), "spread", "cm-" + i);
+            written.add("ADDED cm-" + i + " " + revision);
+        }
+        for (WatchLines watch : watches) {
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < written.size(); i++) {
+                seen.add(describe(watch.next(EVENT)));
+            }
+            assertEquals(written, seen, "each watcher sees every write, in etcd's order, with its resourceVersion");
+            watch.close();
+        }
+    }
+
+    @Test
+    void aWatchResumedOnAnotherReplicaAfterItsReplicaDiedMissesNothing() throws Exception {
+        namespace("failover");
+        PackagedApp doomed = replica("doomed");
+        try {
+            long from = listRevision(doomed, "failover");
+            WatchLines watch = watch(doomed, "failover", from);
+            List<String> written = new ArrayList<>();
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                written.add("ADDED cm-" + i + " " + create(replicas.get(i % 3), "failover", "cm-" + i));
+            }
+            for (int i = 0; i < 5; i++) {
+                seen.add(describe(watch.next(EVENT)));
+            }
+            doomed.kill(); // mid-stream: five events read, more sent or on their way
+            for (int i = 10; i < 20; i++) {
+                written.add("ADDED cm-" + i + " " + create(replicas.get(i % 3), "failover", "cm-" + i));
+            }
+            long last = Long.parseLong(seen.get(seen.size() - 1).split(" ")[2]);
+            WatchLines resumed = watch(replicas.get(1), "failover", last);
+            while (seen.size() < written.size()) {
+                seen.add(describe(resumed.next(EVENT)));
+            }
+            assertEquals(written, seen, "resumed from the last resourceVersion seen: nothing lost or repeated");
+            assertTrue(resumed.quietFor(Duration.ofMillis(500)), "and nothing more");
+            resumed.close();
+        } finally {
+            doomed.close();
+        }
+    }
+
+    @Test
+    void withEtcdStoppedWritesAre503WatchesStayReadinessFlipsAndAllGoesOnWhenItIsBack() throws Exception {
+        namespace("outage");
+        PackagedApp replica = replicas.get(2);
+        long before = create(replica, "outage", "before");
+        WatchLines watch = watch(replicas.get(0), "outage", before);
+        etcd.stop();
+        try {
+            HttpResponse<String> refused = replica.post("/api/v1/namespaces/outage/configmaps",
+                    "{\"metadata\":{\"name\":\"during\"}}");
+            assertEquals(503, refused.statusCode(), refused.body());
+            assertTrue(refused.headers().firstValue("Retry-After").isPresent(), refused.headers().toString());
+            assertEquals("ServiceUnavailable", JSON.readTree(refused.body()).path("reason").asText());
+            assertEquals(200, replica.get("/api/v1/namespaces/outage/configmaps").statusCode(),
+                    "reads go on from the watch cache");
+            awaitReadiness(2, 503);
+            assertTrue(watch.quietFor(Duration.ofMillis(200)), "the watch stays open, with nothing to say");
+        } finally {
+            etcd.restart();
+        }
+        awaitReadiness(2, 200);
+        long after = createEventually(replica, "outage", "after");
+        JsonNode next = watch.next(EVENT);
+        assertEquals("ADDED after " + after, describe(next), "the watch from before the outage goes on");
+        watch.close();
+    }
+
+    private static long createEventually(PackagedApp replica, String namespace, String name) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            HttpResponse<String> created = replica.post("/api/v1/namespaces/" + namespace + "/configmaps",
+                    "{\"metadata\":{\"name\":\"" + name + "\"}}");
+            if (created.statusCode() == 201) {
+                return Long.parseLong(JSON.readTree(created.body()).at("/metadata/resourceVersion").asText());
+            }
+            assertEquals(503, created.statusCode(), created.body());
+            assertFalse(System.nanoTime() > deadline, "writes did not come back within 30 s: " + created.body());
+            Thread.sleep(100); // retrying as a client told Retry-After would, with a deadline
+        }
+    }
+
+    private static void awaitReadiness(int replica, int status) throws Exception {
+        URI ready = URI.create("http://localhost:" + managementPorts.get(replica) + "/q/health/ready");
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        Set<Integer> seen = new HashSet<>();
+        while (true) {
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(ready).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            seen.add(answer.statusCode());
+            if (answer.statusCode() == status) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("readiness never answered " + status + " (saw " + seen + "): "
+                        + answer.body());
+            }
+            Thread.sleep(100); // polling the probe as the kubelet does, with a deadline
+        }
+    }
+}
