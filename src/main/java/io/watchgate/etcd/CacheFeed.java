@@ -1,13 +1,9 @@
 package io.watchgate.etcd;
 
-import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
-import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.Watch;
 import io.etcd.jetcd.common.exception.CompactedException;
-import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.options.GetOption;
-import io.etcd.jetcd.options.OptionsUtil;
 import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
 import io.etcd.jetcd.watch.WatchResponse;
@@ -15,8 +11,6 @@ import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.WatchCache;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -39,8 +33,6 @@ import org.jboss.logging.Logger;
 final class CacheFeed implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(CacheFeed.class);
-    /** Keys read per request while loading: etcd answers in one message, which gRPC bounds in bytes. */
-    private static final int PAGE = 100;
     /** How soon a load that failed (etcd unreachable) is tried again, while relisting. */
     private static final Duration RELIST_RETRY = Duration.ofSeconds(1);
     /** How often etcd is asked whether it answers. */
@@ -48,6 +40,8 @@ final class CacheFeed implements AutoCloseable {
     /** How soon a broken watch is followed again: the first time, then twice as long each time, up to the most. */
     private static final Duration FIRST_RETRY = Duration.ofMillis(250);
     private static final Duration MOST_RETRY = Duration.ofSeconds(5);
+    /** Probes between two looks at whether the cache's revision moved: 30 s. */
+    private static final int IDLE_CHECK = 30;
     private static final GetOption PROBE_READ = GetOption.builder().withKeysOnly(true).withLimit(1).build();
 
     private final Client client;
@@ -56,6 +50,11 @@ final class CacheFeed implements AutoCloseable {
     private final WatchCache cache;
     private final Clock clock;
     private final EtcdHealth health;
+    private final RevisionSync sync;
+    private final PrefixLoad loader;
+    /** Feed thread: the cache's revision at the last idle check, to move it on when nothing else does. */
+    private long revisionAtLastCheck;
+    private int probes;
     /** How long a relist may take to read everything (the start's timeout). */
     private final Duration loadTimeout;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -69,7 +68,7 @@ final class CacheFeed implements AutoCloseable {
     private Duration retry = FIRST_RETRY;
 
     CacheFeed(Client client, EtcdKeys keys, WatchEvents events, WatchCache cache, Clock clock, EtcdHealth health,
-            Duration loadTimeout) {
+            RevisionSync sync, Duration loadTimeout) {
         this.client = client;
         this.keys = keys;
         this.events = events;
@@ -77,19 +76,31 @@ final class CacheFeed implements AutoCloseable {
         this.clock = clock;
         this.health = health;
         this.loadTimeout = loadTimeout;
+        this.sync = sync;
+        this.loader = new PrefixLoad(client, keys, events, health);
     }
 
     /** Loads the cache and starts following etcd; blocks until loaded, at most {@code startTimeout}. */
     void start(Duration startTimeout) {
-        Snapshot loaded = load(startTimeout);
+        PrefixLoad.Snapshot loaded = loader.load(startTimeout);
         cache.restore(loaded.revision(), loaded.objects());
         LOG.infof("watch cache loaded at etcd revision %d: %d objects", loaded.revision(), loaded.objects().size());
         onFeed(() -> follow(loaded.revision() + 1)).join();
         thread.scheduleWithFixedDelay(this::probe, PROBE.toMillis(), PROBE.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Feed thread, every {@link #PROBE}: whether etcd answers (a read of one key). */
+    /**
+     * Feed thread, every {@link #PROBE}: whether etcd answers (a read of one key); and every {@link #IDLE_CHECK}
+     * probes, a put of the marker if the cache's revision has not moved since the last check, so that a watch that
+     * breaks after a quiet while resumes from a revision etcd's compaction has not taken yet.
+     */
     private void probe() {
+        if (++probes % IDLE_CHECK == 0) {
+            if (cache.revision() == revisionAtLastCheck) {
+                sync.request();
+            }
+            revisionAtLastCheck = cache.revision();
+        }
         client.getKVClient().get(keys.marker(), PROBE_READ).orTimeout(PROBE.toMillis() * 2, TimeUnit.MILLISECONDS)
                 .whenComplete((answer, failure) -> {
                     if (failure == null) {
@@ -127,9 +138,6 @@ final class CacheFeed implements AutoCloseable {
         onFeed(() -> follow(cache.revision() + 1)).join();
     }
 
-    private record Snapshot(long revision, List<io.watchgate.store.StoredObject> objects) {
-    }
-
     private CompletableFuture<Void> onFeed(Runnable task) {
         return CompletableFuture.runAsync(task, thread);
     }
@@ -143,17 +151,17 @@ final class CacheFeed implements AutoCloseable {
         watcher = client.getWatchClient().watch(keys.range(), option, Watch.listener(
                 response -> thread.execute(() -> {
                     if (generation == mine) {
-                        apply(response);
+                        guarded(() -> apply(response));
                     }
                 }),
                 failure -> thread.execute(() -> {
                     if (generation == mine) {
-                        failed(failure);
+                        guarded(() -> failed(failure));
                     }
                 }),
                 () -> thread.execute(() -> {
                     if (generation == mine) {
-                        failed(new IllegalStateException("etcd ended the watch"));
+                        guarded(() -> failed(new IllegalStateException("etcd ended the watch")));
                     }
                 })));
     }
@@ -162,6 +170,26 @@ final class CacheFeed implements AutoCloseable {
         if (watcher != null) {
             watcher.close();
             watcher = null;
+        }
+    }
+
+    /**
+     * Feed thread: runs {@code step}; what it throws unforeseen (the cache may now miss what the step was applying)
+     * is logged, and everything is read again.
+     */
+    private void guarded(Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "following etcd failed: reading everything again");
+            generation++;
+            closeWatcher();
+            long mine = generation;
+            thread.schedule(() -> {
+                if (generation == mine) {
+                    guarded(this::relist);
+                }
+            }, RELIST_RETRY.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 
@@ -176,7 +204,10 @@ final class CacheFeed implements AutoCloseable {
         }
         for (WatchEvent event : response.getEvents()) {
             long revision = event.getKeyValue().getModRevision();
-            if (revision < cache.revision()) {
+            if (revision < cache.revision() || revision == cache.revision() && !keys.isMarker(event.getKeyValue()
+                    .getKey())) {
+                // a revision already reached (watchgate writes one key a revision): what came before it may have
+                // been skipped
                 LOG.errorf("etcd sent revision %d after this replica had reached %d: reading everything again",
                         revision, cache.revision());
                 generation++;
@@ -190,11 +221,7 @@ final class CacheFeed implements AutoCloseable {
             }
             ChangeEvent change = events.translate(event, cache);
             if (change == null) {
-                continue;
-            }
-            if (change.revision() == cache.revision()) {
-                LOG.warnf("etcd revision %d changed more than one key under the prefix; watchgate writes one key a "
-                        + "revision and serves the first only (%s)", change.revision(), change.key());
+                cache.advanceTo(revision); // nothing of the store's changed, but the revision is reached
                 continue;
             }
             cache.install(change);
@@ -211,7 +238,7 @@ final class CacheFeed implements AutoCloseable {
             relist();
             return;
         }
-        health.unreachable(failure);
+        // whether etcd answers is the probe's to say: a watch also breaks when one member of a cluster restarts
         long mine = ++generation;
         closeWatcher();
         Duration wait = retry;
@@ -219,23 +246,23 @@ final class CacheFeed implements AutoCloseable {
         LOG.debugf("etcd watch broken (%s): followed again in %s", failure, wait);
         thread.schedule(() -> {
             if (generation == mine) {
-                follow(cache.revision() + 1);
+                guarded(() -> follow(cache.revision() + 1));
             }
         }, wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Feed thread: replaces the cache with everything read anew, then follows etcd from there. */
     private void relist() {
-        Snapshot loaded;
+        PrefixLoad.Snapshot loaded;
         try {
-            loaded = load(loadTimeout);
+            loaded = loader.load(loadTimeout);
         } catch (EtcdUnavailable e) {
             health.unreachable(e.getCause() != null ? e.getCause() : e);
             LOG.warnf("relisting from etcd failed, again in %s: %s", RELIST_RETRY, e.getMessage());
             long mine = generation;
             thread.schedule(() -> {
                 if (generation == mine) {
-                    relist();
+                    guarded(this::relist);
                 }
             }, RELIST_RETRY.toMillis(), TimeUnit.MILLISECONDS);
             return;
@@ -244,50 +271,6 @@ final class CacheFeed implements AutoCloseable {
             cache.replace(loaded.revision(), loaded.objects(), clock.millis());
         }
         follow(Math.max(loaded.revision(), cache.revision()) + 1);
-    }
-
-    /** Every key under the prefix at one revision (the first page's), a page at a time. */
-    private Snapshot load(Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
-        ByteSequence end = OptionsUtil.prefixEndOf(keys.range());
-        ByteSequence from = keys.range();
-        long revision = 0;
-        List<io.watchgate.store.StoredObject> objects = new ArrayList<>();
-        while (true) {
-            GetOption.Builder page = GetOption.builder().withRange(end).withLimit(PAGE)
-                    .withSortField(GetOption.SortTarget.KEY).withSortOrder(GetOption.SortOrder.ASCEND);
-            if (revision != 0) {
-                page.withRevision(revision); // every page at the first one's revision: one snapshot
-            }
-            GetResponse response = await(client.getKVClient().get(from, page.build()), deadline);
-            health.reached();
-            if (revision == 0) {
-                revision = response.getHeader().getRevision();
-            }
-            List<KeyValue> kvs = response.getKvs();
-            for (KeyValue kv : kvs) {
-                io.watchgate.store.StoredObject object = events.decode(kv);
-                if (object != null) {
-                    objects.add(object);
-                }
-            }
-            if (!response.isMore() || kvs.isEmpty()) {
-                return new Snapshot(revision, objects);
-            }
-            from = kvs.get(kvs.size() - 1).getKey().concat(ByteSequence.from(new byte[] {0}));
-        }
-    }
-
-    private static <T> T await(CompletableFuture<T> request, long deadline) {
-        try {
-            return request.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new EtcdUnavailable("interrupted while reading from etcd", e);
-        } catch (ExecutionException | TimeoutException e) {
-            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            throw new EtcdUnavailable("could not read the store from etcd: " + cause, cause);
-        }
     }
 
     @Override

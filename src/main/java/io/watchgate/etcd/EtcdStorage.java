@@ -40,10 +40,10 @@ public final class EtcdStorage {
             StoredValues values = new StoredValues(mapper);
             WatchCache cache = new WatchCache(maxRevisions, maxHistoryBytes, budget);
             EtcdHealth health = new EtcdHealth(clock);
-            feed = new CacheFeed(client, keys, new WatchEvents(keys, values, clock), cache, clock, health,
+            RevisionSync sync = new RevisionSync(client.getKVClient(), keys, cache, config.requestTimeout());
+            feed = new CacheFeed(client, keys, new WatchEvents(keys, values, clock), cache, clock, health, sync,
                     config.startTimeout());
             feed.start(config.startTimeout());
-            RevisionSync sync = new RevisionSync(client.getKVClient(), keys, config.requestTimeout());
             Transactions transactions = new Transactions(client.getKVClient(), keys, values, cache, sync, clock,
                     config.requestTimeout(), completions, health);
             return new EtcdStore(client, cache, feed, sync, transactions, values, budget, health);

@@ -115,8 +115,9 @@ public final class EtcdStore implements Store, StoreStatistics, HistoryCompactio
         }
         byte[] value = mutation.op() == Mutation.Op.DELETE ? null : values.encode(mutation.object());
         long bytes = value == null ? 0 : value.length;
-        if (writesInFlight.incrementAndGet() > InFlightWrites.MAX_WRITES
-                || bytesInFlight.addAndGet(bytes) > InFlightWrites.MAX_BYTES) {
+        int writes = writesInFlight.incrementAndGet();
+        long waiting = bytesInFlight.addAndGet(bytes);
+        if (writes > InFlightWrites.MAX_WRITES || waiting > InFlightWrites.MAX_BYTES) {
             writesInFlight.decrementAndGet();
             bytesInFlight.addAndGet(-bytes);
             throw new StoreException.Unavailable("too many writes are waiting for etcd; try again shortly");
@@ -181,10 +182,7 @@ public final class EtcdStore implements Store, StoreStatistics, HistoryCompactio
 
     @Override
     public CompletableFuture<Long> awaitRevision(long revision) {
-        if (revision > cache.revision()) {
-            sync.request(); // etcd may be there already, with nothing under the prefix to show for it
-        }
-        return cache.awaitRevision(revision);
+        return sync.await(revision); // etcd may be there already, with nothing under the prefix to show for it
     }
 
     @Override

@@ -103,10 +103,7 @@ final class Transactions {
                                         () -> committed(mutation, current, revision)), completions);
                     } else {
                         // what refused it may be a revision with no event of the store's: have the cache reach it
-                        if (revision > cache.revision()) {
-                            sync.request();
-                        }
-                        cache.awaitRevision(revision).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        sync.await(revision).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                                 .whenCompleteAsync((reached, late) -> complete(answer,
                                         () -> { throw refused(mutation, response); }), completions);
                     }
@@ -127,15 +124,16 @@ final class Transactions {
      * may have been made: 504, as kube-apiserver's timeout).
      */
     private StoreException notTaken(Throwable failure) {
-        health.unreachable(failure);
         Throwable root = failure;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
         if (root instanceof TimeoutException) {
+            // slow is not gone: the probe says whether etcd answers
             return new StoreException.Uncertain("etcd did not answer within " + timeout.toMillis() + " ms: the "
                     + "write may or may not have been made");
         }
+        health.unreachable(failure);
         return new StoreException.Unavailable("etcd did not take the write: " + root.getMessage());
     }
 
