@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
@@ -40,6 +41,8 @@ final class CacheFeed implements AutoCloseable {
     /** How soon a broken watch is followed again: the first time, then twice as long each time, up to the most. */
     private static final Duration FIRST_RETRY = Duration.ofMillis(250);
     private static final Duration MOST_RETRY = Duration.ofSeconds(5);
+    /** What the watch's responses waiting for the feed thread may hold, in keys' and values' bytes. */
+    private static final long MAX_QUEUED_BYTES = 64L << 20;
     /** Probes between two looks at whether the cache's revision moved: 30 s. */
     private static final int IDLE_CHECK = 30;
     private static final GetOption PROBE_READ = GetOption.builder().withKeysOnly(true).withLimit(1).build();
@@ -66,6 +69,8 @@ final class CacheFeed implements AutoCloseable {
     private Watch.Watcher watcher;
     private long generation;
     private Duration retry = FIRST_RETRY;
+    /** The bytes of the responses handed to the feed thread and not applied yet (jetcd's thread adds). */
+    private final AtomicLong queuedBytes = new AtomicLong();
 
     CacheFeed(Client client, EtcdKeys keys, WatchEvents events, WatchCache cache, Clock clock, EtcdHealth health,
             RevisionSync sync, Duration loadTimeout) {
@@ -149,11 +154,7 @@ final class CacheFeed implements AutoCloseable {
         WatchOption option = WatchOption.builder().isPrefix(true).withRevision(revision).withProgressNotify(true)
                 .build();
         watcher = client.getWatchClient().watch(keys.range(), option, Watch.listener(
-                response -> thread.execute(() -> {
-                    if (generation == mine) {
-                        guarded(() -> apply(response));
-                    }
-                }),
+                response -> handOn(response, mine),
                 failure -> thread.execute(() -> {
                     if (generation == mine) {
                         guarded(() -> failed(failure));
@@ -164,6 +165,38 @@ final class CacheFeed implements AutoCloseable {
                         guarded(() -> failed(new IllegalStateException("etcd ended the watch")));
                     }
                 })));
+    }
+
+    /**
+     * jetcd's thread: queues {@code response} for the feed thread, unless the responses queued already hold
+     * {@link #MAX_QUEUED_BYTES}: a feed that far behind (large objects written faster than it decodes them) stops
+     * following and reads everything again, rather than queue without bound.
+     */
+    private void handOn(WatchResponse response, long mine) {
+        long bytes = 0;
+        for (WatchEvent event : response.getEvents()) {
+            bytes += event.getKeyValue().getKey().size() + event.getKeyValue().getValue().size();
+        }
+        long size = bytes;
+        if (queuedBytes.addAndGet(size) > MAX_QUEUED_BYTES) {
+            queuedBytes.addAndGet(-size);
+            thread.execute(() -> {
+                if (generation == mine) {
+                    LOG.warnf("more than %d bytes of etcd's events wait to be applied: reading everything again",
+                            MAX_QUEUED_BYTES);
+                    generation++;
+                    closeWatcher();
+                    guarded(this::relist);
+                }
+            });
+            return;
+        }
+        thread.execute(() -> {
+            queuedBytes.addAndGet(-size);
+            if (generation == mine) {
+                guarded(() -> apply(response));
+            }
+        });
     }
 
     private void closeWatcher() {

@@ -28,15 +28,39 @@ public final class EtcdServer implements AutoCloseable {
     private final Path dataDir;
     private final int clientPort;
     private final int peerPort;
+    /** Where /health is served, over plain HTTP whatever the client port speaks. */
+    private final int metricsPort;
+    /** TLS of the client port (client certificates required), or null. */
+    private final Tls tls;
     /** Every member's name and peer URL, {@code name=url,...}: set once the cluster's members are known. */
     private String initialCluster;
     private Process process;
 
-    private EtcdServer(String name, Path dataDir, int clientPort, int peerPort) {
+    private EtcdServer(String name, Path dataDir, int clientPort, int peerPort, Tls tls) throws IOException {
         this.name = name;
         this.dataDir = dataDir;
         this.clientPort = clientPort;
         this.peerPort = peerPort;
+        this.metricsPort = freePort();
+        this.tls = tls;
+    }
+
+    /** PEM files of etcd's serving certificate, its key, and the CA its clients' certificates must chain to. */
+    public record Tls(Path certFile, Path keyFile, Path clientCaFile) {
+    }
+
+    /** Starts a one-member etcd whose client port speaks TLS and asks for a client certificate. */
+    public static EtcdServer startTls(Tls tls) {
+        assumeTrue(isInstalled(), "etcd is not installed (Debian package etcd-server)");
+        try {
+            EtcdServer server = new EtcdServer("tls", Files.createTempDirectory("etcd-"), freePort(), freePort(), tls);
+            server.initialCluster = "tls=" + server.peerUrl();
+            server.launch();
+            server.awaitHealthy();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Starts a one-member etcd; skips the calling test when etcd is not installed. */
@@ -51,7 +75,7 @@ public final class EtcdServer implements AutoCloseable {
             List<EtcdServer> members = new java.util.ArrayList<>();
             for (int i = 0; i < size; i++) {
                 members.add(new EtcdServer("member-" + i, Files.createTempDirectory("etcd-"), freePort(),
-                        freePort()));
+                        freePort(), null));
             }
             String initial = String.join(",", members.stream().map(m -> m.name + "=" + m.peerUrl()).toList());
             for (EtcdServer member : members) {
@@ -76,7 +100,7 @@ public final class EtcdServer implements AutoCloseable {
     }
 
     public String endpoint() {
-        return "http://127.0.0.1:" + clientPort;
+        return (tls == null ? "http" : "https") + "://127.0.0.1:" + clientPort;
     }
 
     /** Stops etcd, keeping its data: {@link #restart} brings the same store back. */
@@ -123,11 +147,16 @@ public final class EtcdServer implements AutoCloseable {
     }
 
     private void launch() {
-        List<String> command = List.of(BINARY.toString(), "--name", name, "--data-dir", dataDir.resolve("data")
-                .toString(), "--listen-client-urls", endpoint(), "--advertise-client-urls", endpoint(),
-                "--listen-peer-urls", peerUrl(), "--initial-advertise-peer-urls", peerUrl(),
+        List<String> command = new java.util.ArrayList<>(List.of(BINARY.toString(), "--name", name, "--data-dir",
+                dataDir.resolve("data").toString(), "--listen-client-urls", endpoint(), "--advertise-client-urls",
+                endpoint(), "--listen-peer-urls", peerUrl(), "--initial-advertise-peer-urls", peerUrl(),
                 "--initial-cluster", initialCluster, "--initial-cluster-token", "watchgate-test",
-                "--logger", "zap", "--log-outputs", dataDir.resolve("etcd.log").toString(), "--log-level", "warn");
+                "--listen-metrics-urls", "http://127.0.0.1:" + metricsPort,
+                "--logger", "zap", "--log-outputs", dataDir.resolve("etcd.log").toString(), "--log-level", "warn"));
+        if (tls != null) {
+            command.addAll(List.of("--cert-file", tls.certFile().toString(), "--key-file", tls.keyFile().toString(),
+                    "--client-cert-auth", "--trusted-ca-file", tls.clientCaFile().toString()));
+        }
         try {
             process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolve("etcd.out").toFile())).start();
@@ -138,7 +167,7 @@ public final class EtcdServer implements AutoCloseable {
 
     private void awaitHealthy() {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        HttpRequest health = HttpRequest.newBuilder(URI.create(endpoint() + "/health"))
+        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/health"))
                 .timeout(Duration.ofSeconds(2)).build();
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline) {

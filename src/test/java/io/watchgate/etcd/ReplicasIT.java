@@ -156,6 +156,28 @@ class ReplicasIT {
     }
 
     @Test
+    void aTypeDefinedOnOneReplicaIsServedByTheOthers() throws Exception {
+        String crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+        HttpResponse<String> defined = replicas.get(0).post(crds, "{\"apiVersion\":\"apiextensions.k8s.io/v1\","
+                + "\"kind\":\"CustomResourceDefinition\",\"metadata\":{\"name\":\"gadgets.replicas.test\"},"
+                + "\"spec\":{\"group\":\"replicas.test\",\"scope\":\"Namespaced\",\"names\":{\"plural\":"
+                + "\"gadgets\",\"kind\":\"Gadget\"},\"versions\":[{\"name\":\"v1\",\"served\":true,"
+                + "\"storage\":true,\"schema\":{\"openAPIV3Schema\":{\"type\":\"object\","
+                + "\"x-kubernetes-preserve-unknown-fields\":true}}}]}}");
+        assertEquals(201, defined.statusCode(), defined.body());
+        // as a client waits for Established: it reads the definition, here from another replica
+        HttpResponse<String> established = replicas.get(1).get(crds + "/gadgets.replicas.test");
+        assertEquals(200, established.statusCode(), established.body());
+        HttpResponse<String> gadget = replicas.get(1).post("/apis/replicas.test/v1/namespaces/default/gadgets",
+                "{\"apiVersion\":\"replicas.test/v1\",\"kind\":\"Gadget\",\"metadata\":{\"name\":\"g1\"}}");
+        assertEquals(201, gadget.statusCode(), gadget.body());
+        assertEquals(200, replicas.get(2).get(crds + "/gadgets.replicas.test").statusCode());
+        HttpResponse<String> listed = replicas.get(2).get("/apis/replicas.test/v1/namespaces/default/gadgets");
+        assertEquals(200, listed.statusCode(), listed.body());
+        assertEquals("g1", JSON.readTree(listed.body()).at("/items/0/metadata/name").asText());
+    }
+
+    @Test
     void withEtcdStoppedWritesAre503WatchesStayReadinessFlipsAndAllGoesOnWhenItIsBack() throws Exception {
         namespace("outage");
         PackagedApp replica = replicas.get(2);
