@@ -49,3 +49,4 @@ for round in $(seq 1 "$ROUNDS"); do
   stop_servers
   kill $EP; wait $EP 2>/dev/null
 done
+exit 0

@@ -24,8 +24,9 @@ import org.jboss.logging.Logger;
  * Keeps one replica's {@link WatchCache} in step with etcd, as kube-apiserver's reflector keeps its watch cache:
  * reads every key under the prefix at one revision, then follows one etcd watch on the prefix from the next, with
  * progress notifications, so that the cache reaches etcd's revisions that changed none of its keys as well. When
- * etcd has compacted the revisions the watch was to resume from, it reads everything again and replaces the cache
- * ({@link WatchCache#replace}), which ends the watches that cannot go on.
+ * etcd has compacted the revisions the watch was to resume from (or the feed fell too far behind, or etcd sent what
+ * cannot follow what it had sent), it reads everything again and replaces the cache ({@link WatchCache#replace}),
+ * which ends every watch this replica serves, with 410 Expired.
  *
  * <p>Everything it does to the cache runs on one thread of its own, in the order etcd sent it: jetcd's threads only
  * hand responses on. A watch that breaks is followed anew from the revision after the cache's, by this class, not

@@ -31,7 +31,10 @@ public interface EtcdConfig {
 
     Optional<String> keyFile();
 
-    /** How long a write may wait for etcd before it is answered 503. */
+    /**
+     * How long a write may wait for etcd before it is answered 504 (it may or may not have been made), and how long
+     * a write etcd took waits for this replica's cache before it is answered all the same.
+     */
     @WithDefault("10s")
     Duration requestTimeout();
 

@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * Whether etcd answers: what readiness and the write path's refusals say. Any answer from etcd (a watch response,
- * a progress notification, a transaction's outcome) counts as reaching it; a failed call as not.
+ * a probe's, a transaction's outcome) counts as reaching it; a failed probe, transaction (but one that only timed
+ * out), read of etcd's revision or relist as not. A broken watch does not: one member restarting breaks it.
  */
 public final class EtcdHealth {
 

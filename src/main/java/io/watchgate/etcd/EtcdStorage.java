@@ -69,7 +69,13 @@ public final class EtcdStorage {
         config.username().ifPresent(user -> builder.user(ByteSequence.from(user, StandardCharsets.UTF_8)));
         config.password().ifPresent(password -> builder.password(ByteSequence.from(password,
                 StandardCharsets.UTF_8)));
-        if (config.caFile().isPresent() || config.certFile().isPresent()) {
+        long secure = config.endpoints().stream().filter(endpoint -> endpoint.startsWith("https://")).count();
+        if (secure != 0 && secure != config.endpoints().size()) {
+            throw new IllegalArgumentException("watchgate.storage.etcd.endpoints mixes http:// and https://: "
+                    + config.endpoints());
+        }
+        if (secure > 0 || config.caFile().isPresent() || config.certFile().isPresent()) {
+            // TLS whenever the endpoints are https, trusting the JDK's CAs unless ca-file names others
             if (config.certFile().isPresent() != config.keyFile().isPresent()) {
                 throw new IllegalArgumentException("watchgate.storage.etcd.cert-file and key-file go together");
             }

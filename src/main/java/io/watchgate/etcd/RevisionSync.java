@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * before 3.4.31 and 3.5.13 (Debian's 3.4.23 among them) may answer one with a revision whose events it has not sent
  * yet, so a cache would skip them. A put is safe with any etcd.
  *
- * <p>A put is asked for only when a wait has not ended by itself after {@link #GRACE} (most revisions a reader
- * waits for are events on their way), and not for a revision a put of this replica's already passed. One put is in
+ * <p>A put is asked for when a wait has not ended by itself after {@link #GRACE} (most revisions a reader waits for
+ * are events on their way), and not for a revision a put of this replica's already passed; {@link CacheFeed} asks
+ * for one too when the cache's revision has not moved for 30 s. One put is in
  * flight at a time, and one more after it if asked meanwhile, so that however many readers wait, etcd sees one
  * put a round trip at most.
  */

@@ -120,7 +120,8 @@ final class Transactions {
     }
 
     /**
-     * Why a write has no answer from etcd: etcd not reached (the write was not sent: 503), or no answer in time (it
+     * Why a write has no answer from etcd: etcd not reached (503; the write was not sent, unless the call broke on its
+     * way), or no answer in time (it
      * may have been made: 504, as kube-apiserver's timeout).
      */
     private StoreException notTaken(Throwable failure) {

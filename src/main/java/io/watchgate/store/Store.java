@@ -19,12 +19,16 @@ public interface Store {
     /**
      * Commits one mutation at the next revision, stamping {@code metadata.resourceVersion}, without waiting for it
      * to count: no thread waits for a write, in any mode. The precondition and guards are checked before this
-     * returns, against every write submitted before to this store, so a writer that retries on a conflict never
-     * waits. The future completes once the write is visible to readers and watchers (at once in memory mode, after
-     * the log's sync in durable mode, once etcd took it and this replica's cache holds it in etcd mode), or fails
-     * with {@link StoreException.Unavailable} when it never will be; it may complete on another thread. In etcd
-     * mode a write of another replica this one had not seen yet fails the future instead, with the same refusals
-     * as below.
+     * returns, against every write submitted before to the embedded store, so a writer that retries on a conflict
+     * never waits. The future completes once the write is visible to readers and watchers (at once in memory mode,
+     * after the log's sync in durable mode), or fails with {@link StoreException.Unavailable} when it never will be;
+     * it may complete on another thread.
+     *
+     * <p>In etcd mode the check before this returns is against this replica's cache, and etcd checks again: a write
+     * the cache does not hold yet (another replica's, or this one's still on its way) that conflicts fails the
+     * future with the same refusals as below. The future completes once etcd took the write and this replica's
+     * cache holds it, or after {@code watchgate.storage.etcd.request-timeout} all the same; it fails with
+     * {@link StoreException.Uncertain} when etcd did not answer in time (the write may have been made).
      *
      * @throws StoreException.KeyExists, KeyNotFound, RevisionConflict or GuardChanged when the precondition or a
      *         guard fails, Unavailable when the store takes no writes, and Overloaded when the server's memory
@@ -84,8 +88,8 @@ public interface Store {
     /**
      * The revision a read of the most recent state reads at: one at which the store holds every write committed
      * before this call. The current revision at once for a store that orders its own writes; for a cache of etcd,
-     * etcd's current revision once the cache holds it (kube-apiserver's consistent reads from cache), or the
-     * cache's own while etcd does not answer.
+     * etcd's current revision once the cache holds it (kube-apiserver's consistent reads from cache; the caller
+     * bounds the wait), or the cache's own while etcd does not answer or does not tell its revision within 2 s.
      */
     CompletableFuture<Long> consistentRevision();
 
