@@ -53,6 +53,11 @@ public class StatusMappers {
     }
 
     @ServerExceptionMapper
+    public Response tooLarge(StoreException.TooLarge e) {
+        return toResponse(new ApiException(413, "RequestEntityTooLarge", e.getMessage()));
+    }
+
+    @ServerExceptionMapper
     public Response webApplication(WebApplicationException e) {
         int code = e.getResponse().getStatus();
         return toResponse(switch (code) {

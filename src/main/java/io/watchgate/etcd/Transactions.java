@@ -3,6 +3,7 @@ package io.watchgate.etcd;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.common.exception.EtcdException;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
@@ -10,6 +11,7 @@ import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
+import io.grpc.Status;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.EventType;
 import io.watchgate.store.Mutation;
@@ -120,9 +122,9 @@ final class Transactions {
     }
 
     /**
-     * Why a write has no answer from etcd: etcd not reached (503; the write was not sent, unless the call broke on its
-     * way), or no answer in time (it
-     * may have been made: 504, as kube-apiserver's timeout).
+     * Why a write has no answer from etcd: no answer in time (it may have been made: 504, as kube-apiserver's
+     * timeout); a value over etcd's request limit (413: the client's object, not etcd's health); etcd not reached
+     * (503, and etcd counts as down until it answers); or another refusal of etcd's (503).
      */
     private StoreException notTaken(Throwable failure) {
         Throwable root = failure;
@@ -134,8 +136,28 @@ final class Transactions {
             return new StoreException.Uncertain("etcd did not answer within " + timeout.toMillis() + " ms: the "
                     + "write may or may not have been made");
         }
-        health.unreachable(failure);
-        return new StoreException.Unavailable("etcd did not take the write: " + root.getMessage());
+        Status.Code code = codeOf(failure);
+        String message = String.valueOf(root.getMessage());
+        // etcd refuses a request over --max-request-bytes itself, and its gRPC server one over that plus 0.5 MiB
+        if (code == Status.Code.INVALID_ARGUMENT && message.contains("request is too large")
+                || code == Status.Code.RESOURCE_EXHAUSTED && message.contains("larger than max")) {
+            return new StoreException.TooLarge("the object is larger than etcd takes in one request (etcd's "
+                    + "--max-request-bytes)");
+        }
+        if (code == Status.Code.UNAVAILABLE) {
+            health.unreachable(failure);
+        }
+        return new StoreException.Unavailable("etcd did not take the write: " + message);
+    }
+
+    /** The gRPC status of {@code failure}, as jetcd or gRPC carry it (UNKNOWN when neither does). */
+    private static Status.Code codeOf(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof EtcdException etcd) {
+                return Status.Code.valueOf(etcd.getErrorCode().name());
+            }
+        }
+        return Status.fromThrowable(failure).getCode();
     }
 
     /** The write's event as the cache installed it; built here only if the cache no longer holds it. */

@@ -96,6 +96,13 @@ public abstract sealed class StoreException extends RuntimeException {
         }
     }
 
+    /** The object is larger than the store's storage takes (etcd's request limit): nothing changed. */
+    public static final class TooLarge extends StoreException {
+        public TooLarge(String message) {
+            super(message);
+        }
+    }
+
     /** The store cannot take writes now (the log could not be written); reads still work. */
     public static final class Unavailable extends StoreException {
         public Unavailable(String message) {

@@ -261,6 +261,19 @@ class EtcdReplicasTest {
     }
 
     @Test
+    void anObjectOverEtcdsRequestLimitIsRefusedAsTooLargeAndEtcdStaysUp() {
+        ObjectKey key = freshKey();
+        // the test etcd keeps its default limit, 1.5 MiB a request; watchgate's own is 3 MiB
+        for (int size : new int[] {1_700_000, 2 << 20}) { // refused by etcd, and by its gRPC server
+            StoreException.TooLarge refused = assertThrows(StoreException.TooLarge.class,
+                    () -> Commits.commit(a, Mutation.create(key, object(key, "x".repeat(size)))), "size " + size);
+            assertTrue(refused.getMessage().contains("--max-request-bytes"), refused.getMessage());
+        }
+        assertTrue(a.health().unreachableFor().isEmpty(), "a client's large object is not etcd being down");
+        Commits.commit(a, Mutation.create(key, object(key, "small"))); // and the next write goes through at once
+    }
+
+    @Test
     void aRevisionOfEtcdsThatChangedNothingHereIsReachedAllTheSame() throws Exception {
         long other;
         try (Client client = Client.builder().endpoints(etcd.endpoint()).build()) {
