@@ -12,6 +12,8 @@ import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import io.grpc.Status;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.EventType;
 import io.watchgate.store.Mutation;
@@ -34,7 +36,9 @@ import java.util.function.Supplier;
  * compare fails, the keys read back in the same transaction to say which. The write's answer waits until this
  * replica's cache holds it (so that the writer reads its own write here; past the timeout it is answered all the
  * same, being made), and a refusal until the cache holds what refused it (so that a retry computes from that).
- * Answers complete on {@code completions}, never on etcd's threads or a timer's.
+ * Answers complete on the writer's own event loop when it wrote from one (as a handler on the loop would have
+ * run, and with no thread between etcd's answer and the client's), else on {@code completions}; never on etcd's
+ * threads, the feed's or a timer's.
  */
 final class Transactions {
 
@@ -47,7 +51,7 @@ final class Transactions {
     private final RevisionSync sync;
     private final Clock clock;
     private final Duration timeout;
-    /** Where writers' futures complete: not etcd's threads, which deliver the watch. */
+    /** Where the futures of writers not on an event loop complete: not etcd's threads, which deliver the watch. */
     private final Executor completions;
     private final EtcdHealth health;
 
@@ -89,11 +93,14 @@ final class Transactions {
         Op write = mutation.op() == Mutation.Op.DELETE ? Op.delete(key, DeleteOption.DEFAULT)
                 : Op.put(key, ByteSequence.from(value), PutOption.DEFAULT);
         CompletableFuture<ChangeEvent> answer = new CompletableFuture<>();
+        Executor replies = repliesFor();
+        // what runs on etcd's thread only registers what to wait for: the answer itself completes on replies
         kv.txn().If(compares.toArray(Cmp[]::new)).Then(write).Else(reads.toArray(Op[]::new)).commit()
                 .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .whenCompleteAsync((response, failure) -> {
+                .whenComplete((response, failure) -> {
                     if (failure != null) {
-                        answer.completeExceptionally(notTaken(failure));
+                        StoreException refusal = notTaken(failure);
+                        replies.execute(() -> answer.completeExceptionally(refusal));
                         return;
                     }
                     health.reached();
@@ -102,15 +109,24 @@ final class Transactions {
                         // the write's own event is on its way through the watch
                         cache.awaitRevision(revision).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                                 .whenCompleteAsync((reached, late) -> complete(answer,
-                                        () -> committed(mutation, current, revision)), completions);
+                                        () -> committed(mutation, current, revision)), replies);
                     } else {
                         // what refused it may be a revision with no event of the store's: have the cache reach it
                         sync.await(revision).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                                 .whenCompleteAsync((reached, late) -> complete(answer,
-                                        () -> { throw refused(mutation, response); }), completions);
+                                        () -> { throw refused(mutation, response); }), replies);
                     }
-                }, completions);
+                });
         return answer;
+    }
+
+    /** The calling writer's event loop, if it is on one; else {@link #completions}. */
+    private Executor repliesFor() {
+        Context context = Vertx.currentContext();
+        if (context != null && context.isEventLoopContext()) {
+            return task -> context.runOnContext(done -> task.run());
+        }
+        return completions;
     }
 
     private static void complete(CompletableFuture<ChangeEvent> answer, Supplier<ChangeEvent> outcome) {

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.Test;
@@ -24,39 +23,6 @@ import org.junit.jupiter.api.Test;
 class EtcdTlsTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-
-    private record TlsConfig(List<String> endpoints, Optional<String> caFile, Optional<String> certFile,
-            Optional<String> keyFile) implements EtcdConfig {
-        @Override
-        public String prefix() {
-            return "/registry";
-        }
-
-        @Override
-        public Optional<String> username() {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<String> password() {
-            return Optional.empty();
-        }
-
-        @Override
-        public Duration requestTimeout() {
-            return Duration.ofSeconds(5);
-        }
-
-        @Override
-        public Duration readinessGrace() {
-            return Duration.ofSeconds(10);
-        }
-
-        @Override
-        public Duration startTimeout() {
-            return Duration.ofSeconds(5);
-        }
-    }
 
     @Test
     void aReplicaReachesAnEtcdThatAsksForClientCertificatesWithTheFilesItIsGiven() throws Exception {
@@ -75,8 +41,9 @@ class EtcdTlsTest {
         client.writeCertificate(clientCert);
         client.writeKey(clientKey);
         try (EtcdServer etcd = EtcdServer.startTls(new EtcdServer.Tls(certFile, keyFile, caFile))) {
-            TlsConfig config = new TlsConfig(List.of(etcd.endpoint()), Optional.of(caFile.toString()),
-                    Optional.of(clientCert.toString()), Optional.of(clientKey.toString()));
+            TestEtcdConfig plain = TestEtcdConfig.of(etcd).withStartTimeout(Duration.ofSeconds(5));
+            TestEtcdConfig config = plain.withTls(caFile.toString(), Optional.of(clientCert.toString()),
+                    Optional.of(clientKey.toString()));
             try (EtcdStore store = EtcdStorage.open(config, MAPPER, 100, Long.MAX_VALUE, Clock.systemUTC(),
                     MemoryBudget.unbounded(), ForkJoinPool.commonPool())) {
                 ObjectKey key = new ObjectKey("configmaps", "demo", "over-tls");
@@ -85,8 +52,8 @@ class EtcdTlsTest {
                 ChangeEvent written = Commits.commit(store, Mutation.create(key, object));
                 assertEquals(written.revision(), store.get(key, store.currentRevision()).revision());
             }
-            TlsConfig withoutClientCertificate = new TlsConfig(List.of(etcd.endpoint()),
-                    Optional.of(caFile.toString()), Optional.empty(), Optional.empty());
+            TestEtcdConfig withoutClientCertificate = plain.withTls(caFile.toString(), Optional.empty(),
+                    Optional.empty());
             assertThrows(EtcdUnavailable.class, () -> EtcdStorage.open(withoutClientCertificate, MAPPER, 100,
                     Long.MAX_VALUE, Clock.systemUTC(), MemoryBudget.unbounded(), ForkJoinPool.commonPool()),
                     "etcd refuses a client without a certificate; the start says so");

@@ -4,11 +4,27 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** The etcd configuration of a test that opens stores itself: one etcd, a prefix, short timeouts. */
-record TestEtcdConfig(List<String> endpoints, String prefix, Duration requestTimeout) implements EtcdConfig {
+/** The etcd configuration of a test that opens stores itself: its etcd, a prefix, short timeouts, TLS if asked. */
+record TestEtcdConfig(List<String> endpoints, String prefix, Duration requestTimeout, Duration startTimeout,
+        Optional<String> caFile, Optional<String> certFile, Optional<String> keyFile) implements EtcdConfig {
+
+    TestEtcdConfig(List<String> endpoints, String prefix, Duration requestTimeout) {
+        this(endpoints, prefix, requestTimeout, Duration.ofSeconds(20), Optional.empty(), Optional.empty(),
+                Optional.empty());
+    }
 
     static TestEtcdConfig of(EtcdServer etcd) {
         return new TestEtcdConfig(List.of(etcd.endpoint()), "/registry", Duration.ofSeconds(5));
+    }
+
+    /** This configuration over TLS: trusting {@code caFile}, presenting the client certificate if given one. */
+    TestEtcdConfig withTls(String caFile, Optional<String> certFile, Optional<String> keyFile) {
+        return new TestEtcdConfig(endpoints, prefix, requestTimeout, startTimeout, Optional.of(caFile), certFile,
+                keyFile);
+    }
+
+    TestEtcdConfig withStartTimeout(Duration timeout) {
+        return new TestEtcdConfig(endpoints, prefix, requestTimeout, timeout, caFile, certFile, keyFile);
     }
 
     @Override
@@ -22,27 +38,7 @@ record TestEtcdConfig(List<String> endpoints, String prefix, Duration requestTim
     }
 
     @Override
-    public Optional<String> caFile() {
-        return Optional.empty();
-    }
-
-    @Override
-    public Optional<String> certFile() {
-        return Optional.empty();
-    }
-
-    @Override
-    public Optional<String> keyFile() {
-        return Optional.empty();
-    }
-
-    @Override
     public Duration readinessGrace() {
         return Duration.ofSeconds(10);
-    }
-
-    @Override
-    public Duration startTimeout() {
-        return Duration.ofSeconds(20);
     }
 }
