@@ -6,6 +6,7 @@ import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.OptionsUtil;
+import io.grpc.Status;
 import io.watchgate.store.StoredObject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,8 +78,21 @@ final class PrefixLoad {
             throw new EtcdUnavailable("interrupted while reading from etcd", e);
         } catch (ExecutionException | TimeoutException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            throw new EtcdUnavailable("could not read the store from etcd: " + cause, cause);
+            throw new EtcdUnavailable("could not read the store from etcd: " + cause + signInHint(cause), cause);
         }
+    }
+
+    /** What an operator should look at when etcd refused who this replica is (its user, or what it may read). */
+    private static String signInHint(Throwable failure) {
+        Status status = Status.fromThrowable(failure);
+        String description = String.valueOf(status.getDescription());
+        if (status.getCode() == Status.Code.UNAUTHENTICATED || description.contains("user name is empty")) {
+            return " (etcd checks users: watchgate.storage.etcd.username and password must name one of its users)";
+        }
+        if (status.getCode() == Status.Code.PERMISSION_DENIED) {
+            return " (etcd's user for this replica needs read and write on every key under the prefix)";
+        }
+        return "";
     }
 
 }
