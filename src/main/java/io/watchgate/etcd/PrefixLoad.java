@@ -84,12 +84,12 @@ final class PrefixLoad {
 
     /** What an operator should look at when etcd refused who this replica is (its user, or what it may read). */
     private static String signInHint(Throwable failure) {
-        Status status = Status.fromThrowable(failure);
-        String description = String.valueOf(status.getDescription());
-        if (status.getCode() == Status.Code.UNAUTHENTICATED || description.contains("user name is empty")) {
+        Status.Code code = EtcdErrors.codeOf(failure);
+        if (code == Status.Code.UNAUTHENTICATED
+                || code == Status.Code.INVALID_ARGUMENT && String.valueOf(failure).contains("user name is empty")) {
             return " (etcd checks users: watchgate.storage.etcd.username and password must name one of its users)";
         }
-        if (status.getCode() == Status.Code.PERMISSION_DENIED) {
+        if (code == Status.Code.PERMISSION_DENIED) {
             return " (etcd's user for this replica needs read and write on every key under the prefix)";
         }
         return "";

@@ -3,7 +3,6 @@ package io.watchgate.etcd;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.KeyValue;
-import io.etcd.jetcd.common.exception.EtcdException;
 import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
@@ -152,7 +151,7 @@ final class Transactions {
             return new StoreException.Uncertain("etcd did not answer within " + timeout.toMillis() + " ms: the "
                     + "write may or may not have been made");
         }
-        Status.Code code = codeOf(failure);
+        Status.Code code = EtcdErrors.codeOf(failure);
         String message = String.valueOf(root.getMessage());
         // etcd refuses a request over --max-request-bytes itself, and its gRPC server one over that plus 0.5 MiB
         if (code == Status.Code.INVALID_ARGUMENT && message.contains("request is too large")
@@ -164,16 +163,6 @@ final class Transactions {
             health.unreachable(failure);
         }
         return new StoreException.Unavailable("etcd did not take the write: " + message);
-    }
-
-    /** The gRPC status of {@code failure}, as jetcd or gRPC carry it (UNKNOWN when neither does). */
-    private static Status.Code codeOf(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof EtcdException etcd) {
-                return Status.Code.valueOf(etcd.getErrorCode().name());
-            }
-        }
-        return Status.fromThrowable(failure).getCode();
     }
 
     /** The write's event as the cache installed it; built here only if the cache no longer holds it. */

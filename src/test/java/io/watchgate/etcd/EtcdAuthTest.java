@@ -61,7 +61,7 @@ class EtcdAuthTest {
                         "etcd's revision is read under the prefix, which the user may read");
             }
             EtcdUnavailable notSignedIn = assertThrows(EtcdUnavailable.class, () -> open(anonymous),
-                    "etcd answers a client that did not sign in with permission denied; the start says so");
+                    "etcd refuses a client that did not sign in; the start says so");
             EtcdUnavailable wrongPassword = assertThrows(EtcdUnavailable.class,
                     () -> open(anonymous.withUser("watchgate", "wrong")), "a wrong password is refused");
             assertTrue(notSignedIn.getMessage().contains("watchgate.storage.etcd.username"),

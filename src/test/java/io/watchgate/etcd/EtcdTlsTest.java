@@ -2,6 +2,7 @@ package io.watchgate.etcd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.Test;
@@ -58,5 +60,14 @@ class EtcdTlsTest {
                     Long.MAX_VALUE, Clock.systemUTC(), MemoryBudget.unbounded(), ForkJoinPool.commonPool()),
                     "etcd refuses a client without a certificate; the start says so");
         }
+    }
+
+    @Test
+    void endpointsThatMixPlainAndTlsAreRefusedBeforeAnyIsReached() {
+        TestEtcdConfig mixed = new TestEtcdConfig(List.of("http://127.0.0.1:1", "https://127.0.0.1:2"), "/registry",
+                Duration.ofSeconds(1));
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> EtcdStorage.open(mixed,
+                MAPPER, 100, Long.MAX_VALUE, Clock.systemUTC(), MemoryBudget.unbounded(), ForkJoinPool.commonPool()));
+        assertTrue(refused.getMessage().contains("mixes http:// and https://"), refused.getMessage());
     }
 }
