@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.watchgate.status.ApiException;
 import io.watchgate.validation.JsonShape;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,6 +26,7 @@ public class Json {
     private final ObjectMapper mapper;
     private final ObjectReader reader;
     private final ObjectReader yamlReader;
+    private final ObjectWriter yamlWriter;
 
     Json(ObjectMapper mapper) {
         this.mapper = mapper;
@@ -41,6 +44,9 @@ public class Json {
         this.yamlReader = new ObjectMapper(YAMLFactory.builder().loaderOptions(yaml).build()).reader()
                 .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .without(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);
+        this.yamlWriter = new ObjectMapper(YAMLFactory.builder()
+                .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                .build()).writer();
     }
 
     /** Parses a request body; anything that is not one JSON value is 400 BadRequest. */
@@ -95,6 +101,18 @@ public class Json {
             String problem = String.valueOf(e.getMessage());
             throw ApiException.badRequest("the request body could not be read as YAML: "
                     + (problem.length() > 500 ? problem.substring(0, 500) + "..." : problem));
+        }
+    }
+
+    /**
+     * An object as YAML, for people: no document marker, every string in double quotes. Jackson's fewer quotes
+     * would leave some strings bare that YAML reads as numbers ({@code 1e3}, {@code 0x1F}).
+     */
+    public byte[] writeYaml(JsonNode node) {
+        try {
+            return yamlWriter.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree failed to serialize as YAML", e);
         }
     }
 

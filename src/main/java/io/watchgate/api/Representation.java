@@ -13,10 +13,11 @@ import jakarta.ws.rs.core.HttpHeaders;
  */
 record Representation(Form form, String metaVersion) {
 
-    enum Form { OBJECT, PROTOBUF, TABLE, METADATA }
+    enum Form { OBJECT, PROTOBUF, TABLE, METADATA, YAML }
 
     static final Representation OBJECT = new Representation(Form.OBJECT, null);
     static final Representation PROTOBUF = new Representation(Form.PROTOBUF, null);
+    static final Representation YAML = new Representation(Form.YAML, null);
 
     /** The response's Content-Type. */
     String contentType() {
@@ -25,6 +26,7 @@ record Representation(Form form, String metaVersion) {
             case PROTOBUF -> ProtobufObjects.MEDIA_TYPE;
             case TABLE -> "application/json;as=Table;v=" + metaVersion + ";g=meta.k8s.io";
             case METADATA -> "application/json;as=PartialObjectMetadata;v=" + metaVersion + ";g=meta.k8s.io";
+            case YAML -> MediaTypes.YAML_MEDIA_TYPE;
         };
     }
 
@@ -40,15 +42,23 @@ record Representation(Form form, String metaVersion) {
      * @param protobuf whether the type has a protobuf form
      */
     static Representation negotiate(HttpHeaders headers, boolean protobuf) {
-        return negotiate(headers, protobuf, true);
+        return negotiate(headers, protobuf, true, false);
+    }
+
+    /**
+     * As {@link #negotiate}, for the read of one object, which may also be YAML ({@code application/yaml}), as
+     * kube-apiserver serves it (a person reading an object, the live view's details among them).
+     */
+    static Representation negotiateOne(HttpHeaders headers, boolean protobuf) {
+        return negotiate(headers, protobuf, true, true);
     }
 
     /** The first acceptable representation of a write's result: the object, in JSON or protobuf. */
     static Representation negotiateWritten(HttpHeaders headers, boolean protobuf) {
-        return negotiate(headers, protobuf, false);
+        return negotiate(headers, protobuf, false, false);
     }
 
-    private static Representation negotiate(HttpHeaders headers, boolean protobuf, boolean read) {
+    private static Representation negotiate(HttpHeaders headers, boolean protobuf, boolean read, boolean yaml) {
         String accept = headers.getHeaderString(HttpHeaders.ACCEPT);
         if (accept == null || accept.isBlank()) {
             return OBJECT;
@@ -56,6 +66,9 @@ record Representation(Form form, String metaVersion) {
         for (MediaRange range : MediaRange.byPreference(accept)) {
             if (protobuf && range.type().equals(ProtobufObjects.MEDIA_TYPE) && range.as() == null) {
                 return PROTOBUF;
+            }
+            if (yaml && range.type().equals(MediaTypes.YAML_MEDIA_TYPE) && range.as() == null) {
+                return YAML;
             }
             if (!range.admitsJson()) {
                 continue;
@@ -72,7 +85,7 @@ record Representation(Form form, String metaVersion) {
         }
         throw new ApiException(406, "NotAcceptable", "the server was unable to respond with a content type that "
                 + "the client supports (Accept: " + accept + "); supported: application/json"
-                + (protobuf ? ", " + ProtobufObjects.MEDIA_TYPE : "")
+                + (protobuf ? ", " + ProtobufObjects.MEDIA_TYPE : "") + (yaml ? ", " + MediaTypes.YAML_MEDIA_TYPE : "")
                 + (read ? ", and as=Table or as=PartialObjectMetadata(List) of meta.k8s.io v1 and v1beta1" : ""));
     }
 }

@@ -119,7 +119,7 @@ public class ResourceVerbs {
 
     Response get(Target target, String name, UriInfo uri, HttpHeaders headers) {
         target.allowing("get");
-        Representation representation = Representation.negotiate(headers, protobuf.serves(target.type()));
+        Representation representation = Representation.negotiateOne(headers, protobuf.serves(target.type()));
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         Tables.IncludeObject include = Tables.IncludeObject.parse(query.getFirst("includeObject"));
         StoredObject object = reads.get(target.type(), target.namespace(), name, query.getFirst("resourceVersion"));

@@ -64,6 +64,8 @@ public class ResponseBodies {
             }
             case METADATA -> Response.ok(tables.partialMetadata(object.tree(), representation.metaVersion())
                     .toString()).type(representation.contentType()).build();
+            case YAML -> Response.ok(json.writeYaml(type.shown(object.tree()))).type(representation.contentType())
+                    .build();
         };
     }
 

@@ -31,6 +31,11 @@ public enum RouteOrder {
     /** Refuses OPTIONS, as kube-apiserver does, before RESTEasy would answer it. */
     OPTIONS(Integer.MIN_VALUE + 2),
     /**
+     * Serves the live view's files (GET and HEAD only, so never what OPTIONS refuses): before authentication, since
+     * they hold no data and the page must load to offer the login; after the host check, against DNS rebinding.
+     */
+    LIVE_VIEW(Integer.MIN_VALUE + 2),
+    /**
      * Establishes who sends the request, or refuses it with 401: before the places in flight, so that a client
      * without credentials takes none (kube-apiserver authenticates before its in-flight limits too).
      */

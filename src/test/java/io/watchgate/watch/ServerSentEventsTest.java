@@ -114,6 +114,41 @@ class ServerSentEventsTest {
     }
 
     @Test
+    void anEventSourceThatCannotSetAcceptAsksForOneRowTablesInItsQuery() {
+        String ns = newNamespace("sse-table");
+        long from = currentRevision();
+        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true&as=Table&includeObject=Object"
+                + "&resourceVersion=" + from, "Accept", EVENT_STREAM)) {
+            assertEquals(200, stream.status());
+            assertTrue(stream.header("content-type").startsWith(EVENT_STREAM), stream.header("content-type"));
+            EventSourceReader events = new EventSourceReader(stream);
+            String created = createOk(configMaps(ns), configMap("a", "\"data\":{\"k\":\"v\"}"))
+                    .path("metadata.resourceVersion");
+
+            Sse added = events.nextChange();
+            assertEquals("ADDED", added.event());
+            assertEquals(created, added.id());
+            JsonNode table = added.json();
+            assertEquals("Table", table.path("kind").asText());
+            assertEquals("meta.k8s.io/v1", table.path("apiVersion").asText());
+            assertEquals("Data", table.path("columnDefinitions").path(1).path("name").asText());
+            assertEquals(1, table.path("rows").size());
+            assertEquals("a", table.path("rows").path(0).path("cells").path(0).asText());
+            assertEquals(1, table.path("rows").path(0).path("cells").path(1).asInt());
+            assertEquals("v", table.path("rows").path(0).path("object").path("data").path("k").asText(),
+                    "includeObject=Object: the whole object in its row");
+        }
+    }
+
+    @Test
+    void anAsParameterOtherThanTableIsRefused() {
+        String ns = newNamespace("sse-as");
+        io.restassured.RestAssured.given().accept(EVENT_STREAM).get(configMaps(ns) + "?watch=true&as=Widget")
+                .then().statusCode(400).body("reason", org.hamcrest.Matchers.equalTo("BadRequest"))
+                .body("message", org.hamcrest.Matchers.containsString("as: Unsupported value: \"Widget\""));
+    }
+
+    @Test
     void anEventSourceGetsTheStateThenChangesEachWithItsResourceVersionAsId() {
         String ns = newNamespace("sse-stream");
         createOk(configMaps(ns), configMap("a", ""));

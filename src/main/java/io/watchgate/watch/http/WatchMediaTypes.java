@@ -22,8 +22,15 @@ final class WatchMediaTypes {
      * (what EventSource sends) gets Server-Sent Events, plain JSON gets JSON lines, a meta.k8s.io Table gets JSON
      * lines of one-row Tables, protobuf (for types that have a protobuf form) gets Kubernetes' length-prefixed
      * protobuf stream; nothing acceptable is 406.
+     *
+     * <p>An event stream carries one-row Tables when its media range says {@code as=Table;g=meta.k8s.io;v=v1} or,
+     * since an EventSource cannot set its Accept header, when the query says {@code as=Table} (watchgate's own
+     * parameter, meaning the same; kube-apiserver has no event streams).
+     *
+     * @param asQuery the {@code as} query parameter, or null
      */
-    static Negotiated negotiate(String accept, boolean protobuf) {
+    static Negotiated negotiate(String accept, boolean protobuf, String asQuery) {
+        String eventStreamTable = tableOf(asQuery);
         if (accept == null || accept.isBlank()) {
             return new Negotiated(WireFormat.JSON_LINES, null);
         }
@@ -31,7 +38,8 @@ final class WatchMediaTypes {
             if (protobuf && range.type().equals(ProtobufObjects.MEDIA_TYPE) && range.as() == null) {
                 return new Negotiated(WireFormat.PROTOBUF_STREAM, null); // client-go's informers
             } else if (range.type().equals("text/event-stream")) {
-                return new Negotiated(WireFormat.SERVER_SENT_EVENTS, null);
+                return new Negotiated(WireFormat.SERVER_SENT_EVENTS,
+                        range.isMetaKind("Table") ? range.version() : eventStreamTable);
             } else if (range.admitsJson() && range.as() == null) {
                 return new Negotiated(WireFormat.JSON_LINES, null);
             } else if (range.admitsJson() && range.isMetaKind("Table")) {
@@ -41,5 +49,17 @@ final class WatchMediaTypes {
         throw new ApiException(406, "NotAcceptable", "the server was unable to respond with a content type that "
                 + "the client supports (Accept: " + accept + "); a watch is served as application/json, "
                 + (protobuf ? ProtobufObjects.MEDIA_TYPE + ", " : "") + "or text/event-stream");
+    }
+
+    private static String tableOf(String asQuery) {
+        if (asQuery == null) {
+            return null;
+        }
+        if (!asQuery.equals("Table")) {
+            String shown = asQuery.length() > 64 ? asQuery.substring(0, 64) + "..." : asQuery;
+            throw ApiException.badRequest("as: Unsupported value: \"" + shown + "\": supported values: \"Table\""
+                    + " (an event stream of one-row meta.k8s.io/v1 Tables)");
+        }
+        return "v1";
     }
 }

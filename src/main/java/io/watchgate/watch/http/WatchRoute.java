@@ -111,7 +111,8 @@ public class WatchRoute {
             target.allowing("watch");
             WatchMediaTypes.Negotiated negotiated = webSocket
                     ? new WatchMediaTypes.Negotiated(WireFormat.JSON_LINES, null)
-                    : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT), protobuf.serves(target.type()));
+                    : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT), protobuf.serves(target.type()),
+                            QueryParameters.first(context, "as"));
             format = negotiated.format();
             ObjectRendering rendering = rendering(target.type(), format, negotiated.tableVersion(),
                     QueryParameters.first(context, "includeObject"));
@@ -231,7 +232,8 @@ public class WatchRoute {
         WireFormat format = WireFormat.JSON_LINES;
         if (!isWebSocketUpgrade(context.request())) {
             try {
-                format = WatchMediaTypes.negotiate(context.request().getHeader(HttpHeaders.ACCEPT), false).format();
+                String accept = context.request().getHeader(HttpHeaders.ACCEPT);
+                format = WatchMediaTypes.negotiate(accept, false, null).format();
             } catch (ApiException notAcceptable) {
                 // no watch form fits the Accept (protobuf alone, say): the refusal is the news, as JSON
             }

@@ -10,21 +10,16 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.watchgate.authz.RbacOn;
 import io.watchgate.authz.Users;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.watchgate.browser.Chromium;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The login exchange in a real browser (Debian's Chromium, headless): a page of the server logs in with a bearer
@@ -35,23 +30,11 @@ import org.openqa.selenium.chrome.ChromeOptions;
 @TestProfile(RbacOn.class)
 class ChromiumSessionTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-
     private static ChromeDriver browser;
 
     @BeforeAll
     static void startBrowser() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "Debian's chromium and chromium-driver (.ci/run installs them)");
-        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + Files.createTempDirectory("watchgate-chromium-"));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(20));
+        browser = Chromium.start();
     }
 
     @AfterAll

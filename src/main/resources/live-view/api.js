@@ -1,0 +1,176 @@
+// The gateway's API as the live view uses it: discovery, Table lists, watch URLs, objects and the login exchange.
+// Same-origin requests only: the session cookie goes with them, and no token is ever kept by the page.
+
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json;q=0.9';
+const DISCOVERY = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList, application/json;q=0.9';
+const PAGE_SIZE = 500;
+
+/** An answer other than 2xx, with the Kubernetes Status it carried (or what there was of it). */
+export class ApiError extends Error {
+  constructor(code, reason, message) {
+    super(message);
+    this.code = code;
+    this.reason = reason;
+  }
+}
+
+async function request(url, options = {}) {
+  let response;
+  try {
+    response = await fetch(url, { credentials: 'same-origin', cache: 'no-store', ...options });
+  } catch (e) {
+    throw new ApiError(0, 'Unreachable', `the gateway could not be reached (${e.message})`);
+  }
+  if (!response.ok) {
+    let status = {};
+    try {
+      status = await response.json();
+    } catch (e) {
+      // not a Status: the code says enough
+    }
+    throw new ApiError(response.status, status.reason || response.statusText,
+      status.message || `${response.status} ${response.statusText}`);
+  }
+  return response;
+}
+
+async function getJson(url, accept = 'application/json') {
+  return (await request(url, { headers: { Accept: accept } })).json();
+}
+
+/**
+ * Every type that can be listed and watched, from aggregated discovery, in its group's preferred version:
+ * {id, group, version, plural, kind, namespaced}. The id is what the page's URL names it by (kubectl's
+ * resource.group form: "configmaps", "widgets.example.com").
+ */
+export async function discoverTypes() {
+  const [core, groups] = await Promise.all([getJson('/api', DISCOVERY), getJson('/apis', DISCOVERY)]);
+  const types = [];
+  for (const group of [...(core.items || []), ...(groups.items || [])]) {
+    const preferred = (group.versions || [])[0];
+    if (!preferred) {
+      continue;
+    }
+    const groupName = group.metadata?.name || '';
+    for (const resource of preferred.resources || []) {
+      const verbs = resource.verbs || [];
+      if (!verbs.includes('list') || !verbs.includes('watch')) {
+        continue;
+      }
+      types.push({
+        id: groupName ? `${resource.resource}.${groupName}` : resource.resource,
+        group: groupName,
+        version: preferred.version,
+        plural: resource.resource,
+        kind: resource.responseKind?.kind || resource.resource,
+        namespaced: resource.scope === 'Namespaced',
+      });
+    }
+  }
+  return types.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** The collection's path: all namespaces when namespace is empty. */
+export function collectionPath(type, namespace) {
+  const root = type.group ? `/apis/${type.group}/${type.version}` : `/api/${type.version}`;
+  const scope = type.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  return `${root}${scope}/${type.plural}`;
+}
+
+function query(parameters) {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(parameters)) {
+    if (value !== undefined && value !== null && value !== '') {
+      search.set(name, value);
+    }
+  }
+  return search.toString();
+}
+
+/**
+ * The collection as Table pages, read whole: {columns, rows: [{cells, object}], resourceVersion}. Every page reads
+ * the first page's snapshot, so the rows are one consistent state and resourceVersion is where a watch takes over.
+ */
+export async function listTable(type, namespace, labelSelector) {
+  const path = collectionPath(type, namespace);
+  let columns = [];
+  const rows = [];
+  let resourceVersion = '';
+  let next = '';
+  do {
+    const table = await getJson(`${path}?${query({ labelSelector, limit: PAGE_SIZE, continue: next,
+      includeObject: 'Object' })}`, TABLE);
+    if (table.kind !== 'Table') {
+      throw new ApiError(0, 'NotATable', `${type.id} was not listed as a Table`);
+    }
+    if (!next) {
+      columns = table.columnDefinitions || [];
+      resourceVersion = table.metadata?.resourceVersion || '';
+    }
+    for (const row of table.rows || []) {
+      rows.push({ cells: row.cells || [], object: row.object });
+    }
+    next = table.metadata?.continue || '';
+  } while (next);
+  return { columns, rows, resourceVersion };
+}
+
+/**
+ * The event stream of the collection from resourceVersion on: one-row Tables with their objects, bookmarks, and
+ * ERROR events with a Status.
+ */
+export function watchUrl(type, namespace, labelSelector, resourceVersion) {
+  return `${collectionPath(type, namespace)}?${query({ watch: 'true', resourceVersion, labelSelector,
+    allowWatchBookmarks: 'true', as: 'Table', includeObject: 'Object' })}`;
+}
+
+/** One object as text, read from the server again: YAML or JSON. */
+export async function objectText(type, namespace, name, format) {
+  const url = `${collectionPath(type, namespace)}/${encodeURIComponent(name)}`;
+  const response = await request(url, { headers: { Accept: format === 'yaml' ? 'application/yaml' : 'application/json' } });
+  const text = await response.text();
+  return format === 'yaml' ? text : JSON.stringify(JSON.parse(text), null, 2);
+}
+
+/** The namespaces' names, for the picker; empty where the user may not list them. */
+export async function namespaceNames() {
+  try {
+    const list = await getJson(`/api/v1/namespaces?${query({ limit: PAGE_SIZE })}`);
+    return (list.items || []).map(item => item.metadata.name);
+  } catch (e) {
+    return [];
+  }
+}
+
+/** The session this browser holds: {user, expires} (a Date), or null without one. */
+export async function currentSession() {
+  try {
+    return sessionOf(await getJson('/watchgate/session'));
+  } catch (e) {
+    if (e.code === 404 || e.code === 401) {
+      return null;
+    }
+    throw e;
+  }
+}
+
+/** Trades a bearer token for a session cookie; the token goes no further than this request. */
+export async function logIn(token) {
+  const response = await request('/watchgate/session', {
+    method: 'POST', headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+  });
+  return sessionOf(await response.json());
+}
+
+/** A new cookie with a later end, for the session the cookie stands for. */
+export async function renewSession() {
+  return sessionOf(await (await request('/watchgate/session', { method: 'POST' })).json());
+}
+
+export async function logOut() {
+  await request('/watchgate/session', { method: 'DELETE' });
+}
+
+function sessionOf(body) {
+  return { user: body.status.userInfo.username, expires: new Date(body.status.expirationTimestamp) };
+}

@@ -1,0 +1,144 @@
+package io.watchgate.liveview;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.watchgate.authn.session.SessionCredentials;
+import io.watchgate.authz.RbacOn;
+import io.watchgate.authz.Users;
+import io.watchgate.browser.Chromium;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+/**
+ * The live view where the gateway wants to know who is asking ({@link RbacOn}): the page loads for anyone, offers
+ * the login exchange, keeps no token, and what it reads no page of another site can.
+ */
+@QuarkusTest
+@TestProfile(RbacOn.class)
+class LiveViewLoginTest {
+
+    private static ChromeDriver browser;
+
+    @BeforeAll
+    static void startBrowser() throws Exception {
+        browser = Chromium.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @AfterEach
+    void leavePage() {
+        browser.get("about:blank");
+        browser.manage().deleteAllCookies();
+    }
+
+    @Test
+    void thePageIsServedToAnyoneWhileTheApiWantsACredential() {
+        given().get("/").then().statusCode(200).contentType(startsWith("text/html"))
+                .header("Content-Security-Policy", containsString("script-src 'self'"))
+                .header("Content-Security-Policy", containsString("frame-ancestors 'none'"))
+                .header("X-Content-Type-Options", "nosniff");
+        given().get("/live-view/main.js").then().statusCode(200).contentType(startsWith("text/javascript"));
+        given().head("/").then().statusCode(200);
+        given().get("/api").then().statusCode(401);
+        given().post("/").then().statusCode(401); // only GET and HEAD are the page's: the rest is the API's
+        given().get("/live-view/../application.properties").then().statusCode(401);
+    }
+
+    @Test
+    void aUserSignsInWithATokenWatchesAndSignsOut() {
+        String ns = newNamespace("signed-in");
+        createConfigMap(ns, "before");
+        LiveViewPage page = new LiveViewPage(browser, localhost()).open("?resource=configmaps&namespace=" + ns);
+        page.await("the login offered", () -> page.element("login").isDisplayed(), Boolean.TRUE::equals);
+
+        page.element("token").sendKeys(Users.ADMIN.token(), Keys.ENTER);
+        page.await("the table, once signed in", page::names, List.of("before")::equals);
+        assertEquals("admin", page.element("user-name").getText());
+        page.awaitConnection("live");
+        createConfigMap(ns, "after");
+        page.await("a new object, live", page::names, List.of("after", "before")::equals);
+
+        assertEquals(0L, browser.executeScript("return localStorage.length + sessionStorage.length"),
+                "nothing kept in storage");
+        assertEquals("", page.element("token").getAttribute("value"), "the token field emptied");
+        assertFalse(page.url().contains(Users.ADMIN.token()), page.url());
+        assertFalse(String.valueOf(browser.executeScript("return document.cookie")).contains("watchgate"),
+                "the session cookie is out of scripts' reach");
+
+        page.click("logout");
+        page.await("the login offered again", () -> page.element("login").isDisplayed(), Boolean.TRUE::equals);
+        assertEquals("idle", page.connection(), "the watch ended with the session");
+        assertNull(browser.manage().getCookieNamed(SessionCredentials.COOKIE), "the cookie cleared");
+    }
+
+    @Test
+    void aWrongTokenIsSaidAndSignsNoOneIn() {
+        LiveViewPage page = new LiveViewPage(browser, localhost()).open("");
+        page.await("the login offered", () -> page.element("login").isDisplayed(), Boolean.TRUE::equals);
+        page.element("token").sendKeys("not-a-token", Keys.ENTER);
+        page.await("the refusal said", () -> page.element("login-error").getText(),
+                text -> text.startsWith("Not signed in") && text.contains("Unauthorized"));
+        assertNull(browser.manage().getCookieNamed(SessionCredentials.COOKIE));
+    }
+
+    @Test
+    void aPageOfAnotherSiteCannotReadWhatTheSignedInPageReads() {
+        String ns = newNamespace("cross-site");
+        createConfigMap(ns, "secret-plans");
+        LiveViewPage page = new LiveViewPage(browser, localhost()).open("?resource=configmaps&namespace=" + ns);
+        page.await("the login offered", () -> page.element("login").isDisplayed(), Boolean.TRUE::equals);
+        page.element("token").sendKeys(Users.ADMIN.token(), Keys.ENTER);
+        page.await("the table, once signed in", page::names, List.of("secret-plans")::equals);
+
+        // 127.0.0.1 is another site than localhost as far as cookies and CORS go: the live view there is signed out
+        LiveViewPage elsewhere = new LiveViewPage(browser, "http://127.0.0.1:" + RestAssured.port).open("");
+        elsewhere.await("the login offered there", () -> elsewhere.element("login").isDisplayed(),
+                Boolean.TRUE::equals);
+        String stream = localhost() + "/api/v1/namespaces/" + ns + "/configmaps?watch=true&as=Table"
+                + "&includeObject=Object";
+        assertEquals("failed", browser.executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                fetch(arguments[0], {credentials: 'include'}).then(r => r.text()).then(t => done('read: ' + t))
+                  .catch(() => done('failed'));""", stream), "a fetch of the stream from another site");
+        assertEquals("error", browser.executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                const source = new EventSource(arguments[0], {withCredentials: true});
+                source.onopen = () => { source.close(); done('open'); };
+                source.onerror = () => { source.close(); done('error'); };""", stream), "an EventSource from there");
+    }
+
+    private static String localhost() {
+        return "http://localhost:" + RestAssured.port;
+    }
+
+    private static String newNamespace(String prefix) {
+        String name = prefix + "-" + System.nanoTime();
+        Users.ADMIN.request().body("{\"metadata\":{\"name\":\"" + name + "\"}}").post("/api/v1/namespaces").then()
+                .statusCode(201);
+        return name;
+    }
+
+    private static void createConfigMap(String ns, String name) {
+        Users.ADMIN.request().body("{\"metadata\":{\"name\":\"" + name + "\"}}")
+                .post("/api/v1/namespaces/" + ns + "/configmaps").then().statusCode(201);
+    }
+}
