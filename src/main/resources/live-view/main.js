@@ -246,6 +246,10 @@ $('login-form').addEventListener('submit', async e => {
   $('token').value = ''; // the page keeps no token: the cookie is the session
   try {
     await logIn(token);
+    if (!await currentSession()) {
+      // the cookie is Secure: a browser keeps it over HTTPS, and over plain HTTP only for localhost
+      throw new Error('the browser did not keep the session cookie; open the page over HTTPS');
+    }
     await boot();
   } catch (error) {
     $('login-error').textContent = `Not signed in: ${error.message}`;

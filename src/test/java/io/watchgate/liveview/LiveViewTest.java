@@ -294,10 +294,19 @@ class LiveViewTest {
             patch(ns, "backend", "{\"data\":{\"replicas\":\"" + (3 + i) + "\"}}");
         }
         page.await("the changes logged", page::events, events -> events.size() >= 5);
+        browser.findElement(By.cssSelector("#objects tbody tr[data-name='backend']")).click();
+        page.await("the object's YAML", page::detailsText, text -> text.contains("replicas: \"7\""));
 
         Path screenshot = Path.of("target", "screenshots", "live-view.png");
         Files.createDirectories(screenshot.getParent());
-        Files.write(screenshot, browser.getScreenshotAs(OutputType.BYTES));
+        Dimension size = browser.manage().window().getSize();
+        try {
+            browser.manage().window().setSize(new Dimension(1280, 1000));
+            browser.executeScript("window.scrollTo(0, 0)");
+            Files.write(screenshot, browser.getScreenshotAs(OutputType.BYTES));
+        } finally {
+            browser.manage().window().setSize(size);
+        }
         byte[] png = Files.readAllBytes(screenshot);
         assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4), "a PNG");
     }
