@@ -34,6 +34,10 @@ export class EventLog {
     li.append(span('type', type), ' ', span('name', name), ' ', span('version', `rv ${resourceVersion}`));
   }
 
+  clear() {
+    this.list.replaceChildren();
+  }
+
   /** A notice: kind 'info', 'relist' or 'error'. */
   notice(kind, text) {
     const li = this.entry(kind);

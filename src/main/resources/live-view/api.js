@@ -101,7 +101,7 @@ export async function listTable(type, namespace, labelSelector) {
     const table = await getJson(`${path}?${query({ labelSelector, limit: PAGE_SIZE, continue: next,
       includeObject: 'Object' })}`, TABLE);
     if (table.kind !== 'Table') {
-      throw new ApiError(0, 'NotATable', `${type.id} was not listed as a Table`);
+      throw new ApiError(406, 'NotATable', `${type.id} was not listed as a Table`);
     }
     if (!next) {
       columns = table.columnDefinitions || [];
@@ -129,7 +129,51 @@ export async function objectText(type, namespace, name, format) {
   const url = `${collectionPath(type, namespace)}/${encodeURIComponent(name)}`;
   const response = await request(url, { headers: { Accept: format === 'yaml' ? 'application/yaml' : 'application/json' } });
   const text = await response.text();
-  return format === 'yaml' ? text : JSON.stringify(JSON.parse(text), null, 2);
+  return format === 'yaml' ? text : indented(text);
+}
+
+/**
+ * Compact JSON laid out two spaces a level, its text otherwise untouched: parsing it would round numbers that the
+ * server keeps exactly (integers past 2^53, 1.50).
+ */
+export function indented(json) {
+  let out = '';
+  let depth = 0;
+  let inString = false;
+  const newline = () => '\n' + '  '.repeat(depth);
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (inString) {
+      out += c;
+      if (c === '\\') {
+        out += json[++i];
+      } else if (c === '"') {
+        inString = false;
+      }
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      if (json[i + 1] === close) {
+        out += c + close;
+        i++;
+      } else {
+        depth++;
+        out += c + newline();
+      }
+    } else if (c === '}' || c === ']') {
+      depth--;
+      out += newline() + c;
+    } else if (c === ',') {
+      out += c + newline();
+    } else if (c === ':') {
+      out += ': ';
+    } else if (c.trim()) {
+      out += c;
+    }
+  }
+  return out;
 }
 
 /** The namespaces' names, for the picker; empty where the user may not list them. */
@@ -142,10 +186,13 @@ export async function namespaceNames() {
   }
 }
 
-/** The session this browser holds: {user, expires} (a Date), or null without one. */
+/**
+ * The session this browser holds, or null without one: {user, secondsLeft}, counted on the server's clock (the
+ * answer's Date), which the browser's may not agree with.
+ */
 export async function currentSession() {
   try {
-    return sessionOf(await getJson('/watchgate/session'));
+    return await sessionOf(await request('/watchgate/session', { headers: { Accept: 'application/json' } }));
   } catch (e) {
     if (e.code === 404 || e.code === 401) {
       return null;
@@ -156,21 +203,25 @@ export async function currentSession() {
 
 /** Trades a bearer token for a session cookie; the token goes no further than this request. */
 export async function logIn(token) {
-  const response = await request('/watchgate/session', {
+  return sessionOf(await request('/watchgate/session', {
     method: 'POST', headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
-  });
-  return sessionOf(await response.json());
+  }));
 }
 
 /** A new cookie with a later end, for the session the cookie stands for. */
 export async function renewSession() {
-  return sessionOf(await (await request('/watchgate/session', { method: 'POST' })).json());
+  return sessionOf(await request('/watchgate/session', { method: 'POST', headers: { Accept: 'application/json' } }));
 }
 
 export async function logOut() {
   await request('/watchgate/session', { method: 'DELETE' });
 }
 
-function sessionOf(body) {
-  return { user: body.status.userInfo.username, expires: new Date(body.status.expirationTimestamp) };
+async function sessionOf(response) {
+  const body = await response.json();
+  const now = Date.parse(response.headers.get('Date') || '') || Date.now();
+  return {
+    user: body.status.userInfo.username,
+    secondsLeft: Math.max(0, (Date.parse(body.status.expirationTimestamp) - now) / 1000),
+  };
 }

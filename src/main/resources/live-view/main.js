@@ -12,13 +12,19 @@ const STATES = {
   idle: 'Not connected', listing: 'Listing', relisting: 'Relisting', live: 'Live', reconnecting: 'Reconnecting',
   paused: 'Paused', failed: 'Stopped',
 };
+/** A namespace's name is a DNS label: anything else in a URL is refused, not sent on as a path. */
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 let types = [];
 let subscription = null;
 let chosen = null; // {type, namespace, labelSelector}
 let selected = null; // {type, namespace, name, deleted}
 let detailsFormat = 'yaml';
+let detailsRequest = 0;
+let detailsRefresh = null;
 let renewal = null;
+let choiceTimer = null;
 
 const log = new EventLog($('log'));
 const rate = new RateChart($('rate'), $('rate-now'));
@@ -31,8 +37,8 @@ async function boot() {
     session = await currentSession();
     types = await discoverTypes();
   } catch (e) {
-    if (e.code === 401) {
-      showLogin(session ? '' : 'The gateway wants a credential.');
+    if (e.code === 401 || (e.code === 403 && !session)) {
+      showLogin('The gateway wants to know who is asking.');
     } else {
       showProblem(e.message);
       $('view').hidden = false;
@@ -56,7 +62,7 @@ function showFromUrl() {
   $('label-selector').value = parameters.get('labelSelector') || '';
   const type = types.find(t => t.id === wanted);
   if (!type) {
-    showProblem(`the gateway serves no resource "${wanted}" that can be listed and watched`);
+    stopShowing(`the gateway serves no resource "${wanted}" that can be listed and watched`);
     return;
   }
   show(type, $('namespace').value.trim(), $('label-selector').value.trim());
@@ -64,6 +70,7 @@ function showFromUrl() {
 
 /** The controls' choice, on screen and in the URL (a new history entry, so Back returns to the last view). */
 function showChoice() {
+  clearTimeout(choiceTimer);
   const type = types.find(t => t.id === $('resource').value);
   if (!type) {
     return;
@@ -82,16 +89,15 @@ function showChoice() {
 }
 
 function show(type, namespace, labelSelector) {
-  subscription?.stop();
-  closeDetails();
-  showProblem('');
+  if (namespace && !NAMESPACE.test(namespace)) {
+    stopShowing(`"${namespace}" is no namespace's name (lower-case letters, digits and '-', 63 at most)`);
+    return;
+  }
+  stopShowing('');
   $('namespace').disabled = !type.namespaced;
   chosen = { type, namespace: type.namespaced ? namespace : '', labelSelector };
   $('objects-caption').textContent = `${type.plural} ${!type.namespaced ? '(cluster-scoped)'
     : namespace ? `in ${namespace}` : 'in all namespaces'}${labelSelector ? ` matching ${labelSelector}` : ''}`;
-  setPaused(false);
-  table.reset([], [], false);
-  showCount();
   subscription = new Subscription(type, chosen.namespace, labelSelector, {
     state: showState,
     reset: listed => {
@@ -121,6 +127,18 @@ function show(type, namespace, labelSelector) {
   subscription.start();
 }
 
+/** Ends what is shown: the watch, the rows, the details; with a problem to say, if any. */
+function stopShowing(problem) {
+  subscription?.stop();
+  subscription = null;
+  closeDetails(false);
+  setPaused(false);
+  table.reset([], [], false);
+  showCount();
+  showState('idle');
+  showProblem(problem);
+}
+
 function showState(state) {
   $('connection').dataset.state = state;
   $('connection-text').textContent = STATES[state] || state;
@@ -137,7 +155,7 @@ function showProblem(text) {
 }
 
 function setPaused(paused) {
-  $('pause').setAttribute('aria-pressed', String(paused));
+  $('pause').dataset.paused = String(paused);
   $('pause').textContent = paused ? 'Resume' : 'Pause';
 }
 
@@ -165,56 +183,66 @@ async function openDetails(object) {
   selected = { type: chosen.type, namespace: object.metadata?.namespace || '', name: object.metadata?.name,
     deleted: false };
   $('details').hidden = false;
-  await showDetails();
-  $('details-text').focus();
+  if (await showDetails()) {
+    $('details-text').focus();
+  }
 }
 
+/** Reads the selected object again; true when this read is still the newest once it is shown. */
 async function showDetails() {
   if (!selected) {
-    return;
+    return false;
   }
+  const request = ++detailsRequest;
   const { type, namespace, name, deleted } = selected;
   $('details-title').textContent = `${type.kind} ${namespace ? `${namespace}/` : ''}${name}${deleted ? ' (deleted)' : ''}`;
   $('show-yaml').setAttribute('aria-pressed', String(detailsFormat === 'yaml'));
   $('show-json').setAttribute('aria-pressed', String(detailsFormat === 'json'));
   if (deleted) {
-    return;
+    return true;
   }
+  let text;
   try {
-    const text = await objectText(type, namespace, name, detailsFormat);
-    if (selected && selected.name === name && selected.namespace === namespace) {
-      $('details-text').textContent = text;
-    }
+    text = await objectText(type, namespace, name, detailsFormat);
   } catch (e) {
-    $('details-text').textContent = e.message;
+    text = e.message;
   }
+  if (request !== detailsRequest) {
+    return false; // a newer read (another object, format or version) is on its way
+  }
+  $('details-text').textContent = text;
+  return true;
 }
 
+/** The open object changed: read it again, once for a burst of changes. */
 function followInDetails(kind, object) {
   if (selected && selected.name === object.metadata?.name
     && selected.namespace === (object.metadata?.namespace || '')) {
     selected.deleted = kind === 'DELETED';
-    showDetails();
+    clearTimeout(detailsRefresh);
+    detailsRefresh = setTimeout(showDetails, 250);
   }
 }
 
-function closeDetails() {
+function closeDetails(refocus = true) {
   const had = selected;
   selected = null;
+  detailsRequest++;
+  clearTimeout(detailsRefresh);
   $('details').hidden = true;
   $('details-text').textContent = '';
-  if (had) {
-    const row = [...$('objects').tBodies[0].rows].find(tr => tr.dataset.name === had.name
-      && tr.dataset.namespace === had.namespace);
-    row?.focus();
+  if (had && refocus) {
+    table.focusRow(had.namespace, had.name);
   }
 }
 
 // --- who is asking ---
 
 function showLogin(message) {
-  subscription?.stop();
-  showState('idle');
+  clearTimeout(renewal);
+  stopShowing('');
+  log.clear(); // what the last user saw is not the next one's to read
+  $('namespaces').replaceChildren();
   $('view').hidden = true;
   $('user').hidden = true;
   $('login').hidden = false;
@@ -224,41 +252,64 @@ function showLogin(message) {
 }
 
 function showSession(session) {
+  clearTimeout(renewal);
   $('user').hidden = !session;
   if (!session) {
     return;
   }
   $('user-name').textContent = session.user;
   // renewed at two thirds of what is left, so that an open page stays signed in (up to the session's max lifetime)
-  const left = session.expires.getTime() - Date.now();
+  scheduleRenewal(Math.min(MAX_TIMER_MS, Math.max(5000, session.secondsLeft * 1000 * 2 / 3)));
+}
+
+function scheduleRenewal(delay) {
+  clearTimeout(renewal);
   renewal = setTimeout(async () => {
     try {
       showSession(await renewSession());
     } catch (e) {
-      if (e.code === 401) showLogin('Your session has ended: sign in again.');
+      if (e.code === 401) {
+        showLogin('Your session has ended: sign in again.');
+      } else {
+        scheduleRenewal(30000); // the gateway did not answer: try again before the session runs out
+      }
     }
-  }, Math.max(5000, left * 2 / 3));
+  }, delay);
 }
 
-$('login-form').addEventListener('submit', async e => {
-  e.preventDefault();
+async function signIn() {
   const token = $('token').value.trim();
   $('token').value = ''; // the page keeps no token: the cookie is the session
   try {
+    if (!window.isSecureContext) {
+      throw new Error('this page is not on HTTPS, and a token sent from it could be read on the way: open it '
+        + 'over HTTPS');
+    }
     await logIn(token);
     if (!await currentSession()) {
-      // the cookie is Secure: a browser keeps it over HTTPS, and over plain HTTP only for localhost
-      throw new Error('the browser did not keep the session cookie; open the page over HTTPS');
+      throw new Error('the browser did not keep the session cookie');
     }
     await boot();
   } catch (error) {
     $('login-error').textContent = `Not signed in: ${error.message}`;
     $('login-error').hidden = false;
   }
+}
+
+$('login-form').addEventListener('submit', e => {
+  e.preventDefault();
+  signIn();
+});
+$('token').addEventListener('keydown', e => {
+  if (e.key === 'Enter' && !e.shiftKey) {
+    e.preventDefault();
+    signIn();
+  }
 });
 
 $('logout').addEventListener('click', async () => {
-  subscription?.stop();
+  stopShowing('');
+  log.clear();
   clearTimeout(renewal);
   try {
     await logOut();
@@ -273,7 +324,11 @@ $('choice').addEventListener('submit', e => {
   e.preventDefault();
   showChoice();
 });
-$('resource').addEventListener('change', showChoice);
+// a keyboard walking through the list changes it at every step: the choice counts once it rests
+$('resource').addEventListener('change', () => {
+  clearTimeout(choiceTimer);
+  choiceTimer = setTimeout(showChoice, 400);
+});
 $('resource').addEventListener('focus', async () => {
   // custom resources defined since the page loaded
   try {
@@ -291,13 +346,13 @@ $('resource').addEventListener('focus', async () => {
 $('namespace').addEventListener('focus', fillNamespaces);
 $('pause').addEventListener('click', () => {
   if (!subscription) return;
-  const paused = $('pause').getAttribute('aria-pressed') !== 'true';
+  const paused = $('pause').dataset.paused !== 'true';
   setPaused(paused);
   if (paused) subscription.pause(); else subscription.resume();
 });
 $('show-yaml').addEventListener('click', () => { detailsFormat = 'yaml'; showDetails(); });
 $('show-json').addEventListener('click', () => { detailsFormat = 'json'; showDetails(); });
-$('close-details').addEventListener('click', closeDetails);
+$('close-details').addEventListener('click', () => closeDetails());
 $('details').addEventListener('keydown', e => { if (e.key === 'Escape') closeDetails(); });
 window.addEventListener('popstate', showFromUrl);
 

@@ -24,20 +24,31 @@ export class Subscription {
     this.generation = 0;
     this.backoff = 1000;
     this.retryTimer = null;
+    this.paused = false;
+    this.progressed = false; // an event or bookmark since the last list: a 410 now is news, not a loop
   }
 
   start() {
     this.list('listing');
   }
 
+  /** Nothing goes on while paused: a list, a retry or a stream in progress is dropped. */
   pause() {
+    this.paused = true;
     this.closeStream();
+    this.generation++;
     this.listener.state('paused');
-    this.listener.log('info', `paused at resourceVersion ${this.resourceVersion}`);
+    this.listener.log('info', this.resourceVersion ? `paused at resourceVersion ${this.resourceVersion}` : 'paused');
   }
 
   resume() {
+    this.paused = false;
+    if (!this.resourceVersion) {
+      this.list('listing');
+      return;
+    }
     this.listener.log('info', `resuming after resourceVersion ${this.resourceVersion}`);
+    this.progressed = true; // a 410 now says the pause outlived the history: list again at once
     this.watch();
   }
 
@@ -56,6 +67,7 @@ export class Subscription {
         return;
       }
       this.resourceVersion = listed.resourceVersion;
+      this.progressed = false;
       this.listener.reset(listed);
       this.listener.log(state === 'relisting' ? 'relist' : 'info',
         `listed ${listed.rows.length} at resourceVersion ${listed.resourceVersion}`);
@@ -74,7 +86,6 @@ export class Subscription {
     this.source = source;
     let lost = false;
     source.onopen = () => {
-      this.backoff = 1000;
       this.listener.state('live');
       if (lost) {
         this.listener.log('info', `resumed after resourceVersion ${this.resourceVersion}`);
@@ -105,6 +116,7 @@ export class Subscription {
     source.addEventListener('BOOKMARK', e => {
       const object = JSON.parse(e.data);
       this.resourceVersion = e.lastEventId || object.metadata?.resourceVersion || this.resourceVersion;
+      this.madeProgress();
     });
     source.addEventListener('ERROR', e => this.onErrorEvent(e));
   }
@@ -116,18 +128,25 @@ export class Subscription {
       return;
     }
     this.resourceVersion = e.lastEventId || row.object.metadata?.resourceVersion || this.resourceVersion;
+    this.madeProgress();
     this.listener.event(type, { cells: row.cells || [], object: row.object }, this.resourceVersion);
+  }
+
+  madeProgress() {
+    this.progressed = true;
+    this.backoff = 1000;
   }
 
   onErrorEvent(e) {
     const status = JSON.parse(e.data);
     this.closeStream();
-    if (status.code === 410) {
+    if (status.code === 410 && this.progressed) {
       this.listener.log('relist', `resourceVersion ${this.resourceVersion} is older than the server's history `
         + `(410 ${status.reason}): listing again`);
       this.list('relisting');
       return;
     }
+    // a 410 straight after a list (history shorter than a list takes) is tried again later, not at once
     this.failedOrRetry(new ApiError(status.code || 0, status.reason || 'Error', status.message || 'watch failed'));
   }
 
@@ -156,10 +175,16 @@ export class Subscription {
     }
   }
 
-  /** 401 and 403 need the user; anything else is tried again from a new list, later and later. */
+  /**
+   * A refusal of the request itself (4xx but timeouts, conflicts, expiry and throttling) needs the user; anything else
+   * is tried again from a new list, later and later.
+   */
   failedOrRetry(error) {
     this.closeStream();
-    if (error.code === 401 || error.code === 403 || error.code === 400 || error.code === 404) {
+    if (this.paused) {
+      return;
+    }
+    if (error.code >= 400 && error.code < 500 && ![408, 409, 410, 429].includes(error.code)) {
       this.listener.state('failed');
       this.listener.failed(error);
       return;
@@ -167,7 +192,8 @@ export class Subscription {
     const delay = this.backoff;
     this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
     this.listener.state('reconnecting');
-    this.listener.log('error', `${error.message}; listing again in ${Math.round(delay / 1000)} s`);
+    this.listener.log(error.code === 410 ? 'relist' : 'error',
+      `${error.message} (${error.code} ${error.reason}); listing again in ${Math.round(delay / 1000)} s`);
     const generation = this.generation;
     this.retryTimer = setTimeout(() => {
       if (generation === this.generation) {

@@ -1,6 +1,6 @@
 // The live table: one row per object, sorted by namespace and name, updated in place as events come, with the type's
-// printer columns from the Table API between the columns every object has. Keyboard: arrows, Home and End move
-// between rows (one tab stop for the whole table), Enter or Space opens the row.
+// printer columns from the Table API between the columns every object has. Each name is a button that opens the
+// object. Keyboard: arrows, Home and End move between the rows' buttons (one tab stop for the whole table).
 
 const SERVER_COLUMNS_SHOWN_APART = new Set(['Name', 'Namespace', 'Age']);
 
@@ -20,8 +20,13 @@ export function humanAge(seconds) {
   return `${Math.floor(d / 365)}y`;
 }
 
-function keyOf(object) {
-  return `${object.metadata?.namespace || ''}/${object.metadata?.name || ''}`;
+/** Sorts by namespace, then name: no character of either sorts below the separator. */
+function keyOf(namespace, name) {
+  return `${namespace || ''}\u0000${name || ''}`;
+}
+
+function keyOfObject(object) {
+  return keyOf(object.metadata?.namespace, object.metadata?.name);
 }
 
 function labelsOf(object) {
@@ -41,6 +46,7 @@ export class LiveTable {
     this.showNamespace = false;
     this.body.addEventListener('click', e => this.open(e.target.closest('tr')));
     this.body.addEventListener('keydown', e => this.onKey(e));
+    this.tabStop = null; // the key of the row whose button takes the table's one tab stop
     setInterval(() => this.tickAges(), 1000);
   }
 
@@ -58,47 +64,70 @@ export class LiveTable {
       th.textContent = text;
       return th;
     }));
+    const hadFocus = this.body.contains(document.activeElement);
+    const previous = this.tabStop;
+    this.tabStop = null;
     this.rows.clear();
     this.keys = [];
     this.body.replaceChildren();
     for (const row of rows) {
       this.upsert(row, null);
     }
+    // the row that had the tab stop keeps it, if it is still there; else the first
+    this.setTabStop(this.rows.has(previous) ? previous : this.keys[0], hadFocus);
   }
 
   /** Adds or replaces the row of row.object; change ('added', 'modified' or null) marks it for a moment. */
   upsert(row, change) {
-    const key = keyOf(row.object);
+    const key = keyOfObject(row.object);
     let entry = this.rows.get(key);
     if (!entry) {
       const tr = document.createElement('tr');
-      tr.tabIndex = this.rows.size === 0 ? 0 : -1;
       entry = { tr, object: row.object };
       this.rows.set(key, entry);
       const at = this.insertionPoint(key);
       this.keys.splice(at, 0, key);
       this.body.insertBefore(tr, this.body.rows[at] || null);
+      if (!this.rows.has(this.tabStop)) {
+        this.tabStop = key;
+      }
     }
     entry.object = row.object;
-    this.fill(entry.tr, row);
+    const focused = entry.tr.contains(document.activeElement);
+    this.fill(entry.tr, row, key === this.tabStop);
+    if (focused) {
+      entry.tr.querySelector('button').focus();
+    }
     if (change) {
       this.mark(entry.tr, change);
     }
   }
 
   remove(object) {
-    const key = keyOf(object);
+    const key = keyOfObject(object);
     const entry = this.rows.get(key);
     if (!entry) {
       return;
     }
-    const hadFocus = entry.tr.tabIndex === 0;
+    const at = this.keys.indexOf(key);
+    const hadFocus = entry.tr.contains(document.activeElement);
     this.rows.delete(key);
-    this.keys.splice(this.keys.indexOf(key), 1);
-    const next = entry.tr.nextElementSibling || entry.tr.previousElementSibling;
+    this.keys.splice(at, 1);
     entry.tr.remove();
-    if (hadFocus && next) {
-      next.tabIndex = 0;
+    if (key === this.tabStop || hadFocus) {
+      // the tab stop (and the focus, if it was there) goes to the row that took its place
+      this.setTabStop(this.keys[Math.min(at, this.keys.length - 1)], hadFocus);
+    }
+  }
+
+  setTabStop(key, focus) {
+    this.tabStop = key ?? null;
+    for (const [k, entry] of this.rows) {
+      const button = entry.tr.querySelector('button');
+      button.tabIndex = k === this.tabStop ? 0 : -1;
+      if (k === this.tabStop && focus) {
+        button.focus();
+      }
     }
   }
 
@@ -116,19 +145,28 @@ export class LiveTable {
     return low;
   }
 
-  fill(tr, row) {
+  fill(tr, row, tabStop) {
     const object = row.object;
     const metadata = object.metadata || {};
-    const texts = [metadata.name || '', ...(this.showNamespace ? [metadata.namespace || ''] : []),
-      ...this.serverColumns.map(column => cellText(row.cells[column.index])), labelsOf(object)];
-    const cells = texts.map((text, i) => {
-      const cell = document.createElement(i === 0 ? 'th' : 'td');
-      if (i === 0) {
-        cell.scope = 'row';
-      }
+    const name = document.createElement('th');
+    name.scope = 'row';
+    const open = document.createElement('button');
+    open.type = 'button';
+    open.className = 'open';
+    open.tabIndex = tabStop ? 0 : -1;
+    open.textContent = metadata.name || '';
+    open.setAttribute('aria-label', `${metadata.name || ''}: show the object`);
+    name.append(open);
+    const texts = [...(this.showNamespace ? [metadata.namespace || ''] : []),
+      ...this.serverColumns.map(column => cellText(row.cells[column.index]))];
+    const cells = texts.map(text => {
+      const cell = document.createElement('td');
       cell.textContent = text;
       return cell;
     });
+    const labels = document.createElement('td');
+    labels.className = 'labels';
+    labels.textContent = labelsOf(object);
     const age = document.createElement('td');
     age.className = 'age';
     const created = Date.parse(metadata.creationTimestamp || '');
@@ -136,7 +174,7 @@ export class LiveTable {
     age.textContent = Number.isNaN(created) ? '' : humanAge((Date.now() - created) / 1000);
     const version = document.createElement('td');
     version.textContent = metadata.resourceVersion || '';
-    tr.replaceChildren(...cells, age, version);
+    tr.replaceChildren(name, ...cells, labels, age, version);
     tr.dataset.name = metadata.name || '';
     tr.dataset.namespace = metadata.namespace || '';
   }
@@ -161,18 +199,19 @@ export class LiveTable {
     if (!tr || !this.body.contains(tr)) {
       return;
     }
-    this.focus(tr);
-    const entry = this.rows.get(`${tr.dataset.namespace}/${tr.dataset.name}`);
+    const key = keyOf(tr.dataset.namespace, tr.dataset.name);
+    this.setTabStop(key, true);
+    const entry = this.rows.get(key);
     if (entry) {
       this.onOpen(entry.object);
     }
   }
 
-  focus(tr) {
-    for (const row of this.body.rows) {
-      row.tabIndex = row === tr ? 0 : -1;
+  /** Gives the focus back to the row of namespace/name, if it is still shown. */
+  focusRow(namespace, name) {
+    if (this.rows.get(keyOf(namespace, name))) {
+      this.setTabStop(keyOf(namespace, name), true);
     }
-    tr.focus();
   }
 
   onKey(e) {
@@ -186,12 +225,10 @@ export class LiveTable {
       Home: rows[0], End: rows[rows.length - 1],
     };
     if (e.key in moves) {
-      if (moves[e.key]) {
-        this.focus(moves[e.key]);
+      const to = moves[e.key];
+      if (to) {
+        this.setTabStop(keyOf(to.dataset.namespace, to.dataset.name), true);
       }
-      e.preventDefault();
-    } else if (e.key === 'Enter' || e.key === ' ') {
-      this.open(tr);
       e.preventDefault();
     }
   }

@@ -87,6 +87,8 @@ class LiveViewLoginTest {
         page.click("logout");
         page.await("the login offered again", () -> page.element("login").isDisplayed(), Boolean.TRUE::equals);
         assertEquals("idle", page.connection(), "the watch ended with the session");
+        assertEquals(0L, browser.executeScript("return document.querySelectorAll('#log li, #objects tbody tr').length"),
+                "what the user saw is gone with the session: the next one to sign in does not read it");
         assertNull(browser.manage().getCookieNamed(SessionCredentials.COOKIE), "the cookie cleared");
     }
 

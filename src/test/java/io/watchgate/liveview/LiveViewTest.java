@@ -235,6 +235,14 @@ class LiveViewTest {
         given().contentType("application/merge-patch+json").body("{\"spec\":{\"size\":5}}").patch(gadgets + "/g")
                 .then().statusCode(200);
         page.await("its printer column, live", page::rows, rows -> rows.get(0).cells().get(1).equals("5"));
+
+        // numbers as the server keeps them, beyond what a JavaScript number holds
+        given().contentType("application/merge-patch+json").body("{\"spec\":{\"size\":12345678901234567891,"
+                + "\"ratio\":1.50}}").patch(gadgets + "/g").then().statusCode(200);
+        browser.findElement(By.cssSelector("#objects tbody tr")).click();
+        page.click("show-json");
+        page.await("the object as JSON, its numbers exact", page::detailsText,
+                text -> text.contains("\"size\": 12345678901234567891") && text.contains("\"ratio\": 1.50"));
     }
 
     @Test
@@ -253,8 +261,8 @@ class LiveViewTest {
         assertEquals("a-first", JSON.readTree(json).path("metadata").path("name").asText());
 
         browser.switchTo().activeElement().sendKeys(Keys.ESCAPE);
-        page.await("the details closed, the row focused again", () -> browser.switchTo().activeElement()
-                .getAttribute("data-name"), "a-first"::equals);
+        page.await("the details closed, the row focused again", () -> (String) browser.executeScript(
+                "return document.activeElement.closest('tr')?.dataset.name"), "a-first"::equals);
         browser.switchTo().activeElement().sendKeys(Keys.ARROW_DOWN);
         browser.switchTo().activeElement().sendKeys(Keys.ENTER);
         page.await("the next row's object", page::detailsText, text -> text.contains("b-second"));

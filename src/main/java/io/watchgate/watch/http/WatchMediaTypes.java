@@ -25,21 +25,21 @@ final class WatchMediaTypes {
      *
      * <p>An event stream carries one-row Tables when its media range says {@code as=Table;g=meta.k8s.io;v=v1} or,
      * since an EventSource cannot set its Accept header, when the query says {@code as=Table} (watchgate's own
-     * parameter, meaning the same; kube-apiserver has no event streams).
+     * parameter, meaning the same; kube-apiserver has no event streams). Other watches ignore the parameter, as
+     * they did before it meant anything.
      *
      * @param asQuery the {@code as} query parameter, or null
      */
     static Negotiated negotiate(String accept, boolean protobuf, String asQuery) {
-        String eventStreamTable = tableOf(asQuery);
         if (accept == null || accept.isBlank()) {
             return new Negotiated(WireFormat.JSON_LINES, null);
         }
         for (MediaRange range : MediaRange.byPreference(accept)) {
             if (protobuf && range.type().equals(ProtobufObjects.MEDIA_TYPE) && range.as() == null) {
                 return new Negotiated(WireFormat.PROTOBUF_STREAM, null); // client-go's informers
-            } else if (range.type().equals("text/event-stream")) {
+            } else if (range.type().equals("text/event-stream") && (range.as() == null || range.isMetaKind("Table"))) {
                 return new Negotiated(WireFormat.SERVER_SENT_EVENTS,
-                        range.isMetaKind("Table") ? range.version() : eventStreamTable);
+                        range.as() != null ? range.version() : tableOf(asQuery));
             } else if (range.admitsJson() && range.as() == null) {
                 return new Negotiated(WireFormat.JSON_LINES, null);
             } else if (range.admitsJson() && range.isMetaKind("Table")) {
