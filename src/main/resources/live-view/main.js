@@ -142,6 +142,10 @@ function stopShowing(problem) {
 function showState(state) {
   $('connection').dataset.state = state;
   $('connection-text').textContent = STATES[state] || state;
+  // read out, but not the routine: the server ends every watch now and then, and the page is back within a second
+  if (state !== 'reconnecting' && STATES[state] !== $('announcement').textContent) {
+    $('announcement').textContent = STATES[state] || state;
+  }
 }
 
 function showCount() {

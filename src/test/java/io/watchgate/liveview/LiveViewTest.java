@@ -302,6 +302,8 @@ class LiveViewTest {
             patch(ns, "backend", "{\"data\":{\"replicas\":\"" + (3 + i) + "\"}}");
         }
         page.await("the changes logged", page::events, events -> events.size() >= 5);
+        page.await("the changes charted", () -> page.element("rate-now").getText(),
+                text -> !text.endsWith(" 0/s at most in the last minute"));
         browser.findElement(By.cssSelector("#objects tbody tr[data-name='backend']")).click();
         page.await("the object's YAML", page::detailsText, text -> text.contains("replicas: \"7\""));
 
