@@ -109,7 +109,7 @@ export class LiveTable {
     if (!entry) {
       return;
     }
-    const at = this.keys.indexOf(key);
+    const at = this.insertionPoint(key);
     const hadFocus = entry.tr.contains(document.activeElement);
     this.rows.delete(key);
     this.keys.splice(at, 1);

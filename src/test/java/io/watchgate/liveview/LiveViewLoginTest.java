@@ -19,7 +19,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.openqa.selenium.Keys;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
@@ -68,9 +67,9 @@ class LiveViewLoginTest {
         String ns = newNamespace("signed-in");
         createConfigMap(ns, "before");
         LiveViewPage page = new LiveViewPage(browser, localhost()).open("?resource=configmaps&namespace=" + ns);
-        page.await("the login offered", () -> page.element("login").isDisplayed(), Boolean.TRUE::equals);
+        page.awaitLoginOffered();
 
-        page.element("token").sendKeys(Users.ADMIN.token(), Keys.ENTER);
+        page.signIn(Users.ADMIN.token());
         page.await("the table, once signed in", page::names, List.of("before")::equals);
         assertEquals("admin", page.element("user-name").getText());
         page.awaitConnection("live");
@@ -85,7 +84,7 @@ class LiveViewLoginTest {
                 "the session cookie is out of scripts' reach");
 
         page.click("logout");
-        page.await("the login offered again", () -> page.element("login").isDisplayed(), Boolean.TRUE::equals);
+        page.awaitLoginOffered();
         assertEquals("idle", page.connection(), "the watch ended with the session");
         assertEquals(0L, browser.executeScript("return document.querySelectorAll('#log li, #objects tbody tr').length"),
                 "what the user saw is gone with the session: the next one to sign in does not read it");
@@ -95,8 +94,8 @@ class LiveViewLoginTest {
     @Test
     void aWrongTokenIsSaidAndSignsNoOneIn() {
         LiveViewPage page = new LiveViewPage(browser, localhost()).open("");
-        page.await("the login offered", () -> page.element("login").isDisplayed(), Boolean.TRUE::equals);
-        page.element("token").sendKeys("not-a-token", Keys.ENTER);
+        page.awaitLoginOffered();
+        page.signIn("not-a-token");
         page.await("the refusal said", () -> page.element("login-error").getText(),
                 text -> text.startsWith("Not signed in") && text.contains("Unauthorized"));
         assertNull(browser.manage().getCookieNamed(SessionCredentials.COOKIE));
@@ -107,14 +106,13 @@ class LiveViewLoginTest {
         String ns = newNamespace("cross-site");
         createConfigMap(ns, "secret-plans");
         LiveViewPage page = new LiveViewPage(browser, localhost()).open("?resource=configmaps&namespace=" + ns);
-        page.await("the login offered", () -> page.element("login").isDisplayed(), Boolean.TRUE::equals);
-        page.element("token").sendKeys(Users.ADMIN.token(), Keys.ENTER);
+        page.awaitLoginOffered();
+        page.signIn(Users.ADMIN.token());
         page.await("the table, once signed in", page::names, List.of("secret-plans")::equals);
 
         // 127.0.0.1 is another site than localhost as far as cookies and CORS go: the live view there is signed out
         LiveViewPage elsewhere = new LiveViewPage(browser, "http://127.0.0.1:" + RestAssured.port).open("");
-        elsewhere.await("the login offered there", () -> elsewhere.element("login").isDisplayed(),
-                Boolean.TRUE::equals);
+        elsewhere.awaitLoginOffered();
         String stream = localhost() + "/api/v1/namespaces/" + ns + "/configmaps?watch=true&as=Table"
                 + "&includeObject=Object";
         assertEquals("failed", browser.executeAsyncScript("""

@@ -105,6 +105,16 @@ final class LiveViewPage {
         box.sendKeys(labelSelector, Keys.ENTER);
     }
 
+    /** Waits for the page to offer the login, as it does where the gateway wants a credential. */
+    void awaitLoginOffered() {
+        await("the login offered", () -> element("login").isDisplayed(), Boolean.TRUE::equals);
+    }
+
+    /** Pastes a token into the login box and sends it with Enter, as a user does. */
+    void signIn(String token) {
+        element("token").sendKeys(token, Keys.ENTER);
+    }
+
     void click(String id) {
         element(id).click();
     }
