@@ -10,6 +10,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.request.RequestInfo;
+import io.watchgate.watch.http.StreamRoute;
 import io.watchgate.request.RequestInfos;
 import io.watchgate.request.RouteOrder;
 import io.watchgate.status.ApiException;
@@ -81,7 +82,13 @@ public class InFlightLimit {
 
     public static boolean longRunning(RequestInfo info) {
         return LONG_RUNNING_VERBS.contains(info.verb())
-                || (info.resourceRequest() && LONG_RUNNING_SUBRESOURCES.contains(info.subresource()));
+                || (info.resourceRequest() && LONG_RUNNING_SUBRESOURCES.contains(info.subresource()))
+                || isStream(info);
+    }
+
+    /** A stream of watches ({@code GET /streams}): long-running, and refused in a form an EventSource retries. */
+    public static boolean isStream(RequestInfo info) {
+        return !info.resourceRequest() && RequestInfo.GET.equals(info.verb()) && StreamRoute.PATH.equals(info.path());
     }
 
     /** kube-apiserver's 429, word for word. */

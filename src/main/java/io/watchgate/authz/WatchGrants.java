@@ -5,7 +5,9 @@ import io.watchgate.authn.Identities;
 import io.watchgate.authn.session.BrowserSession;
 import io.watchgate.authn.session.SessionCredentials;
 import io.watchgate.authn.session.SessionsEnded;
+import io.watchgate.request.RequestInfo;
 import io.watchgate.request.RequestInfos;
+import io.watchgate.status.ApiException;
 import io.watchgate.watch.WatchGrant;
 import io.watchgate.watch.fanout.WatchHubs;
 import io.watchgate.authz.rbac.PermissionsReduced;
@@ -34,7 +36,26 @@ public class WatchGrants {
 
     /** The grant of the watch {@code context} asks for, which authorization has let start. */
     public WatchGrant of(RoutingContext context) {
-        WatchGrant granted = rbacGrant(context);
+        return of(context, RequestInfos.of(context));
+    }
+
+    /**
+     * Authorizes one watch of a stream as the single watch it stands for: {@code watch} is the request it would be.
+     *
+     * @return the grant it goes on under
+     * @throws ApiException 403, worded as for that single watch, when its user may not watch it
+     */
+    public WatchGrant authorize(RoutingContext context, RequestInfo watch) {
+        Attributes request = Attributes.of(Identities.of(context), watch);
+        Decision decision = authorization.authorize(request);
+        if (!decision.allowed()) {
+            throw Forbidden.of(request, decision.reason());
+        }
+        return of(context, watch);
+    }
+
+    private WatchGrant of(RoutingContext context, RequestInfo watch) {
+        WatchGrant granted = rbacGrant(context, watch);
         BrowserSession session = SessionCredentials.of(context).orElse(null);
         if (session == null) {
             return granted;
@@ -42,8 +63,8 @@ public class WatchGrants {
         return () -> session.active(clock.instant()) && granted.holds();
     }
 
-    private WatchGrant rbacGrant(RoutingContext context) {
-        Attributes request = Attributes.of(Identities.of(context), RequestInfos.of(context));
+    private WatchGrant rbacGrant(RoutingContext context, RequestInfo watch) {
+        Attributes request = Attributes.of(Identities.of(context), watch);
         if (authorization.alwaysAllows() || request.user().isMaster()) {
             return WatchGrant.ALWAYS; // nothing RBAC says can take it away
         }

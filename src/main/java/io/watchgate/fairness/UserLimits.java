@@ -120,7 +120,8 @@ class UserLimits {
 
     private void refuse(RoutingContext context, String user, Refusals.Reason reason, long retryAfterSeconds) {
         count(user, reason);
-        if (RequestInfo.WATCH.equals(RequestInfos.of(context).verb())) {
+        RequestInfo info = RequestInfos.of(context);
+        if (RequestInfo.WATCH.equals(info.verb()) || InFlightLimit.isStream(info)) {
             // in the watch's own form: an EventSource given a bare 429 would never come back
             WatchRoute.refuseWatch(context, InFlightLimit.tooManyRequests(retryAfterSeconds));
         } else {

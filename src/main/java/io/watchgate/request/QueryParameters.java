@@ -45,6 +45,15 @@ public final class QueryParameters {
         return values == null || values.isEmpty() ? null : values.get(0);
     }
 
+    /** Every value of the parameter named exactly {@code name}, decoded, in the order given. */
+    public static List<String> all(RoutingContext context, String name) {
+        String query = context.request().query();
+        if (query == null || !query.contains(name)) {
+            return List.of();
+        }
+        return parameters(context, query).getOrDefault(name, List.of());
+    }
+
     private static Map<String, List<String>> parameters(RoutingContext context, String query) {
         Map<String, List<String>> parameters = context.get(KEY);
         if (parameters == null) {

@@ -3,6 +3,7 @@ package io.watchgate.watch;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.EventType;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
 
 /**
  * One committed event and its frames, each built the first time a watcher needs it and then shared by every
@@ -28,6 +30,8 @@ public final class EncodedEvent {
     }
 
     private static final int VARIANTS = Variant.values().length;
+    /** After each format's frames, a rendering's slots hold its objects alone, for streams that frame their own. */
+    private static final int OBJECTS = WireFormat.values().length * VARIANTS;
     private static final long UNCACHED = -1;
 
     private final ChangeEvent event;
@@ -37,7 +41,7 @@ public final class EncodedEvent {
     /** The bytes counted to the cache so far, or {@link #UNCACHED} once it has let go of this entry. */
     private final AtomicLong charged;
     private final AtomicReferenceArray<Buffer> frames =
-            new AtomicReferenceArray<>(WireFormat.values().length * VARIANTS);
+            new AtomicReferenceArray<>(OBJECTS + VARIANTS);
     private volatile byte[] previousRestamped;
     /** Frames for the other renderings, by rendering key, slotted as {@link #frames}. */
     private volatile Map<String, AtomicReferenceArray<Buffer>> rendered;
@@ -69,13 +73,37 @@ public final class EncodedEvent {
 
     /** The frame for watchers that see objects through {@code rendering}. */
     public Buffer frame(WireFormat format, Variant variant, ObjectRendering rendering) {
+        return cached(rendering, format.ordinal() * VARIANTS + variant.ordinal(),
+                () -> build(format, variant, rendering));
+    }
+
+    /**
+     * The object a watch that sees objects through {@code rendering} is sent as {@code variant}, for a stream that
+     * frames it in its own way. The committed bytes themselves, as stored: only other renderings are built, once.
+     */
+    public Buffer object(Variant variant, ObjectRendering rendering) {
+        if (rendering == ObjectRendering.AS_STORED) {
+            byte[] bytes = variant == Variant.DELETED_PREVIOUS ? previousRestamped() : event.object().json();
+            return Buffer.buffer(Unpooled.wrappedBuffer(bytes));
+        }
+        return cached(rendering, OBJECTS + variant.ordinal(), () -> Buffer.buffer(objectBytes(variant, rendering)));
+    }
+
+    /** The type of event {@code variant} is sent as. */
+    public String type(Variant variant) {
+        return switch (variant) {
+            case AS_COMMITTED -> event.type().name();
+            case ADDED -> EventType.ADDED.name();
+            case DELETED_PREVIOUS -> EventType.DELETED.name();
+        };
+    }
+
+    private Buffer cached(ObjectRendering rendering, int slot, Supplier<Buffer> build) {
         AtomicReferenceArray<Buffer> slots = rendering == ObjectRendering.AS_STORED ? frames
-                : renderedFrames().computeIfAbsent(rendering.key(),
-                        key -> new AtomicReferenceArray<>(WireFormat.values().length * VARIANTS));
-        int slot = format.ordinal() * VARIANTS + variant.ordinal();
+                : renderedFrames().computeIfAbsent(rendering.key(), key -> new AtomicReferenceArray<>(OBJECTS + VARIANTS));
         Buffer frame = slots.get(slot);
         if (frame == null) {
-            frame = build(format, variant, rendering);
+            frame = build.get();
             if (slots.compareAndSet(slot, null, frame)) {
                 if (cache != null) {
                     cache.charge(this, frame.length());
@@ -106,15 +134,14 @@ public final class EncodedEvent {
     }
 
     private Buffer build(WireFormat format, Variant variant, ObjectRendering rendering) {
-        return switch (variant) {
-            case AS_COMMITTED -> format.frame(event.type().name(), rendering.bytesOf(event.object()),
-                    event.revision());
-            case ADDED -> format.frame(EventType.ADDED.name(), rendering.bytesOf(event.object()), event.revision());
-            case DELETED_PREVIOUS -> format.frame(EventType.DELETED.name(),
-                    rendering == ObjectRendering.AS_STORED ? previousRestamped()
-                            : rendering.render(previousRestampedTree()),
-                    event.revision());
-        };
+        return format.frame(type(variant), objectBytes(variant, rendering), event.revision());
+    }
+
+    private byte[] objectBytes(Variant variant, ObjectRendering rendering) {
+        if (variant != Variant.DELETED_PREVIOUS) {
+            return rendering.bytesOf(event.object());
+        }
+        return rendering == ObjectRendering.AS_STORED ? previousRestamped() : rendering.render(previousRestampedTree());
     }
 
     private Map<String, AtomicReferenceArray<Buffer>> renderedFrames() {

@@ -43,7 +43,7 @@ public class EncodedEvents {
     }
 
     /** A cache bounded by count only (tests, tools). */
-    EncodedEvents(ObjectMapper mapper) {
+    public EncodedEvents(ObjectMapper mapper) {
         this(mapper, MemoryBudget.unbounded(), Long.MAX_VALUE);
     }
 

@@ -9,6 +9,7 @@ import io.watchgate.store.StoreException;
 import io.watchgate.store.StoredObject;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A watch's initial events: every object of its range and selection at one revision, sent as ADDED events, as
@@ -19,10 +20,10 @@ import java.util.function.Consumer;
  * What happens between stretches and after the last (yield, wait for a drain, catch up) is its watcher's call.
  * Loop thread only, as its watcher.
  */
-final class InitialEvents {
+public final class InitialEvents {
 
     /** Why a stretch stopped. */
-    enum Stop {
+    public enum Stop {
         /** The client's buffers are full: the next stretch waits for it to drain. */
         CLIENT_FULL,
         /** The stretch read all the keys, or sent all the bytes, it may: the next one waits for the loop's other work. */
@@ -39,6 +40,8 @@ final class InitialEvents {
     private final WatchConfig config;
     private final WatchSink sink;
     private final WatchLoop loop;
+    /** How an object is framed as an initial ADDED event. */
+    private final Function<byte[], Buffer> frameOf;
     /** The watcher's own writing, which notes each frame for its {@link Stall}. */
     private final Consumer<Buffer> send;
     /** The key the next stretch starts after: null before the first. */
@@ -47,6 +50,15 @@ final class InitialEvents {
 
     InitialEvents(long revision, WatchSpec spec, Store store, WatchConfig config, WatchSink sink, WatchLoop loop,
             Consumer<Buffer> send) {
+        // no id: a client cut off halfway through the snapshot must start over, not resume inside it
+        this(revision, spec, store, config, sink, loop,
+                object -> sink.format().frame("ADDED", object, WireFormat.NO_ID), send);
+    }
+
+    /** @param frameOf how an object is framed as an initial event: with no id to resume from */
+    public InitialEvents(long revision, WatchSpec spec, Store store, WatchConfig config, WatchSink sink,
+            WatchLoop loop, Function<byte[], Buffer> frameOf, Consumer<Buffer> send) {
+        this.frameOf = frameOf;
         this.revision = revision;
         this.spec = spec;
         this.store = store;
@@ -56,17 +68,17 @@ final class InitialEvents {
         this.send = send;
     }
 
-    long revision() {
+    public long revision() {
         return revision;
     }
 
     /** After {@link Stop#COMPACTED}: the oldest revision the store still holds. */
-    long oldestRetained() {
+    public long oldestRetained() {
         return oldestRetained;
     }
 
     /** Reads the next stretch and sends what matched, stopping early (and resuming there) when the client is full. */
-    Stop sendStretch() {
+    public Stop sendStretch() {
         Scan stretch;
         try {
             Selection selection = spec.selection();
@@ -76,15 +88,13 @@ final class InitialEvents {
             oldestRetained = e.oldest();
             return Stop.COMPACTED;
         }
-        WireFormat format = sink.format();
         List<StoredObject> matches = stretch.matches();
         int sent = 0;
         long bytes = 0;
         try {
             for (int i = 0; i < matches.size(); i++) {
                 StoredObject object = matches.get(i);
-                // no id: a client cut off halfway through the snapshot must start over, not resume inside it
-                Buffer frame = format.frame("ADDED", spec.rendering().bytesOf(object), WireFormat.NO_ID);
+                Buffer frame = frameOf.apply(spec.rendering().bytesOf(object));
                 send.accept(frame);
                 sent++;
                 bytes += frame.length();

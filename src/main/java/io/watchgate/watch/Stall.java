@@ -11,7 +11,7 @@ package io.watchgate.watch;
  * <p>Waits are numbered because Vert.x calls a drain handler at every return to writable: only the newest wait may
  * act, and once. Loop thread only, as its watcher.
  */
-final class Stall {
+public final class Stall {
 
     /**
      * Netty's default high-water mark, which Vert.x keeps: a sink reports full once more than this is queued, so
@@ -20,7 +20,7 @@ final class Stall {
      */
     private static final long QUEUED_BEFORE_FULL = 64 * 1024;
 
-    private final Watcher watcher;
+    private final Subscriber watcher;
     private final WatchSink sink;
     private final WatchLoop loop;
     private final WatchConfig config;
@@ -33,7 +33,7 @@ final class Stall {
     private int eventsWentBy;
     private long bytesWentBy;
 
-    Stall(Watcher watcher, WatchSink sink, WatchLoop loop, WatchConfig config) {
+    public Stall(Subscriber watcher, WatchSink sink, WatchLoop loop, WatchConfig config) {
         this.watcher = watcher;
         this.sink = sink;
         this.loop = loop;
@@ -41,7 +41,7 @@ final class Stall {
     }
 
     /** Every frame written comes through here: the last one is what a stall that begins next pins, above the rest. */
-    void wrote(int frameBytes) {
+    public void wrote(int frameBytes) {
         lastWritten = frameBytes;
     }
 
@@ -49,7 +49,7 @@ final class Stall {
      * Runs {@code next} in the watcher's turn once the client has taken up what is queued, unless its watcher ended
      * meanwhile; what is queued counts against the memory budget until the drain.
      */
-    void afterDrain(Runnable next) {
+    public void afterDrain(Runnable next) {
         int wait = ++newestWait;
         pin();
         sink.onDrain(() -> {
@@ -67,12 +67,12 @@ final class Stall {
     }
 
     /** The watcher went live: no earlier wait may act on it, and it waits for nothing. */
-    void cancel() {
+    public void cancel() {
         newestWait++;
         unpin();
     }
 
-    boolean isPinned() {
+    public boolean isPinned() {
         return pinned != 0;
     }
 
@@ -81,7 +81,7 @@ final class Stall {
      *
      * @return why the watcher must end now, or null while it is within its bounds
      */
-    String wentBy(int objectBytes) {
+    public String wentBy(int objectBytes) {
         bytesWentBy += objectBytes;
         if (++eventsWentBy > config.maxBacklog()) {
             return eventsWentBy + " events behind";

@@ -1,7 +1,8 @@
 package io.watchgate.watch;
 
 /**
- * What a watcher needs from the event loop that serves it. Every call happens on that loop's thread.
+ * What a subscriber (a watch, or a stream of watches) needs from the event loop that serves it. Every call happens on
+ * that loop's thread.
  */
 public interface WatchLoop {
 
@@ -14,8 +15,8 @@ public interface WatchLoop {
      */
     void runSoon(Runnable task);
 
-    /** Calls {@link Watcher#onTimer} with {@code kind} after {@code delayMillis}, on a timer shared by the loop. */
-    void schedule(Watcher watcher, Watcher.TimerKind kind, long delayMillis);
+    /** Calls {@link Subscriber#onTimer} with {@code kind} after {@code delayMillis}, on a timer shared by the loop. */
+    void schedule(Subscriber subscriber, Subscriber.TimerKind kind, long delayMillis);
 
     /** Counts events (ADDED, MODIFIED, DELETED) a watcher wrote to its client from a snapshot or history. */
     default void eventsSent(int events) {
@@ -26,16 +27,23 @@ public interface WatchLoop {
     }
 
     /**
-     * {@code watcher} waits for its client to take up about {@code bytes} queued for it, until
+     * {@code subscriber} waits for its client to take up about {@code bytes} queued for it, until
      * {@link #unpinned}: they count against the server's memory budget meanwhile.
      */
-    default void pinned(Watcher watcher, long bytes) {
+    default void pinned(Subscriber subscriber, long bytes) {
     }
 
-    /** {@code watcher}'s client took up what was queued for it (also implied by {@link #detach}). */
-    default void unpinned(Watcher watcher) {
+    /** {@code subscriber}'s client took up what was queued for it (also implied by {@link #detach}). */
+    default void unpinned(Subscriber subscriber) {
     }
 
-    /** Forgets the watcher and its timers; {@code slow} when it was ended for falling behind. */
-    void detach(Watcher watcher, boolean slow);
+    /** Forgets the subscriber and its timers; {@code slow} when it was ended for falling behind. */
+    void detach(Subscriber subscriber, boolean slow);
+
+    /**
+     * One of {@code subscriber}'s watches, of {@code resource}, ended while the others go on: its
+     * {@link Subscriber#watchedResources()} no longer list it.
+     */
+    default void watchEnded(Subscriber subscriber, String resource) {
+    }
 }

@@ -35,6 +35,11 @@ public record WatchSpec(ResourceType type, KeyRange range, Selection selection, 
 
     /** When the server ends this watch: after its timeout, or after a random duration between the configured bounds. */
     public Duration lifetime(WatchConfig config) {
+        return lifetime(timeout, config);
+    }
+
+    /** After {@code timeout}, or when null after a random duration between the configured bounds. */
+    public static Duration lifetime(Duration timeout, WatchConfig config) {
         if (timeout != null) {
             return timeout;
         }

@@ -5,6 +5,7 @@ import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoreException;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -24,11 +25,9 @@ import org.jboss.logging.Logger;
  * numbered waits for its drain; {@link WatchTimers} arms the end, bookmarks and heartbeats. Which events it is sent
  * is {@link EventFilter}'s call, and the bytes of events, bookmarks and heartbeats are {@link WireFormat}'s.
  */
-public final class Watcher {
+public final class Watcher implements Subscriber {
 
     private static final Logger LOG = Logger.getLogger(Watcher.class);
-
-    public enum TimerKind { END, BOOKMARK, HEARTBEAT }
 
     private enum State { SNAPSHOT, CATCHING_UP, LIVE, STALLED, ENDED }
 
@@ -66,7 +65,12 @@ public final class Watcher {
         return spec.type().resource();
     }
 
-    /** How this watch travels (see {@link WatchSink#form()}). */
+    @Override
+    public List<String> watchedResources() {
+        return List.of(resource());
+    }
+
+    @Override
     public String form() {
         return sink.form();
     }
@@ -75,12 +79,12 @@ public final class Watcher {
         return state == State.LIVE;
     }
 
-    /** For {@link Stall}: a drain that comes after the end runs nothing. */
+    @Override
     public boolean hasEnded() {
         return state == State.ENDED;
     }
 
-    /** Starts the watch; the store has reached the spec's required revision. */
+    @Override
     public void start() {
         sink.onClose(this::closed);
         if (state == State.ENDED) {
@@ -140,8 +144,8 @@ public final class Watcher {
         loop.runSoon(() -> guarded(task));
     }
 
-    /** Runs {@code task}, ending this watch alone if it throws (also what a drain runs, through {@link Stall}). */
-    void guarded(Runnable task) {
+    @Override
+    public void guarded(Runnable task) {
         try {
             task.run();
         } catch (RuntimeException e) {
@@ -184,11 +188,7 @@ public final class Watcher {
         stall.cancel();
     }
 
-    /**
-     * An event as its loop fans it out, in revision order.
-     *
-     * @return whether it was written to this watcher's client (the loop counts them once per event)
-     */
+    @Override
     public boolean offer(EncodedEvent event) {
         switch (state) {
             case LIVE -> {
@@ -227,6 +227,7 @@ public final class Watcher {
         });
     }
 
+    @Override
     public void onTimer(TimerKind kind) {
         if (state == State.ENDED) {
             return;
@@ -263,6 +264,7 @@ public final class Watcher {
     }
 
     /** Ends the stream cleanly, after a last bookmark so that the client resumes without replay. */
+    @Override
     public void end() {
         if (state == State.ENDED) {
             return;
@@ -282,7 +284,7 @@ public final class Watcher {
         }
     }
 
-    /** The server is short of memory, and this watcher's client is not reading: it re-watches later. */
+    @Override
     public void endForMemory() {
         if (state != State.ENDED) {
             endSlow("the server is short of memory");
@@ -300,6 +302,7 @@ public final class Watcher {
     }
 
     /** Something went wrong serving this watch: drop it, so that the client re-watches, and keep the others going. */
+    @Override
     public void fail(RuntimeException e) {
         LOG.errorf(e, "a watch of %s failed; its connection is closed", resource());
         if (state != State.ENDED) {
@@ -313,9 +316,17 @@ public final class Watcher {
      * The store's state was replaced at {@code revision} (its etcd watch fell behind etcd's compaction): nothing
      * before it can be served any more, so the client is told to relist, as from a resourceVersion too old.
      */
+    @Override
     public void stateReplaced(long revision) {
         if (state != State.ENDED) {
             expire(initialEvents != null ? initialEvents.revision() : position, revision);
+        }
+    }
+
+    @Override
+    public void recheckGrants() {
+        if (state != State.ENDED && !spec.grant().holds()) {
+            end();
         }
     }
 

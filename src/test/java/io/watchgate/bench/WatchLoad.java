@@ -110,12 +110,12 @@ public final class WatchLoad {
             LongAdder delivered = new LongAdder();
             HttpClient watchClient = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
                     .setPipelining(false).setTcpNoDelay(true), new PoolOptions().setHttp1MaxSize(o.watchers * 2 + 8));
-            List<WatchStream> streams = new ArrayList<>();
+            List<WatchConnection> streams = new ArrayList<>();
             long openStart = System.nanoTime();
             for (int w = 0; w < o.watchers; w++) {
                 Context context = vertx.getOrCreateContext(); // round robin over the event loops
                 String ns = o.allNamespaces ? null : namespaces.get(w % o.namespaces);
-                WatchStream stream = new WatchStream(w, ns, watchClient, context, o, epoch, delivered);
+                WatchConnection stream = new WatchConnection(w, ns, watchClient, context, o, epoch, delivered);
                 streams.add(stream);
                 stream.start(rv0);
             }
@@ -126,9 +126,9 @@ public final class WatchLoad {
                 System.out.println("watches: not all answered within " + o.establishTimeoutSeconds + " s");
             }
             long openNanos = System.nanoTime() - openStart;
-            List<WatchStream> live = new ArrayList<>();
+            List<WatchConnection> live = new ArrayList<>();
             String firstOpenFailure = null;
-            for (WatchStream s : streams) {
+            for (WatchConnection s : streams) {
                 if (s.established.isDone() && s.established.getNow(-1) == 200) {
                     live.add(s);
                 } else if (firstOpenFailure == null) {
@@ -143,11 +143,11 @@ public final class WatchLoad {
                 Writer warm = new Writer(vertx, o, namespaces, epoch, o.warmup, "w");
                 warm.run().get();
                 long warmExpected = 0;
-                for (WatchStream s : live) {
+                for (WatchConnection s : live) {
                     warmExpected += o.allNamespaces ? warm.succeeded : warm.rvs[s.id % o.namespaces].size();
                 }
                 boolean warmDrained = awaitDeliveries(delivered, warmExpected);
-                CompletableFuture.allOf(live.stream().map(WatchStream::forgetEvents)
+                CompletableFuture.allOf(live.stream().map(WatchConnection::forgetEvents)
                         .toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
                 delivered.reset();
                 System.out.printf("warm-up: %d writes (%d failed), %d of %d events delivered%s, then forgotten%n",
@@ -177,7 +177,7 @@ public final class WatchLoad {
             }
             long[][] expectedAll = DeliveryCheck.sortedWrites(allRvs, allTypes);
             long expectedTotal = 0;
-            for (WatchStream s : live) {
+            for (WatchConnection s : live) {
                 if (s.stalls()) {
                     continue;
                 }
@@ -198,7 +198,7 @@ public final class WatchLoad {
             long serverThreads1 = o.serverPid > 0 ? ProcessStats.threads(o.serverPid) : -1;
 
             // 6. stop the watches, then read what they recorded
-            CompletableFuture.allOf(streams.stream().map(WatchStream::stop).toArray(CompletableFuture[]::new))
+            CompletableFuture.allOf(streams.stream().map(WatchConnection::stop).toArray(CompletableFuture[]::new))
                     .get(30, TimeUnit.SECONDS);
             watchClient.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
 
@@ -224,7 +224,7 @@ public final class WatchLoad {
             List<String> details = new ArrayList<>();
             int stalled = 0;
             long stalledEnded = 0;
-            for (WatchStream s : live) {
+            for (WatchConnection s : live) {
                 if (s.stalls()) {
                     stalled++;
                     stalledEnded += s.endedByServer;

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
  * type and its delivery latency (receive time minus the send time the writer embedded in the object's data).
  * Everything but {@link #established} and {@link #stop()} runs on the stream's own Vert.x context.
  */
-final class WatchStream {
+final class WatchConnection {
 
     static final long ADDED = 0;
     static final long MODIFIED = 1;
@@ -76,7 +76,7 @@ final class WatchStream {
     private long sseSent = -1;
     private boolean sseData;
 
-    WatchStream(int id, String namespace, HttpClient client, Context context, LoadOptions options, long epoch,
+    WatchConnection(int id, String namespace, HttpClient client, Context context, LoadOptions options, long epoch,
             LongAdder delivered) {
         this.id = id;
         this.namespace = namespace;

@@ -34,7 +34,7 @@ final class Writer {
     private final int writes;
     private final String names;
 
-    // results, by namespace index: resourceVersion and type (WatchStream.ADDED or MODIFIED) of each write
+    // results, by namespace index: resourceVersion and type (WatchConnection.ADDED or MODIFIED) of each write
     final LongList[] rvs;
     final LongList[] types;
     final LatencyRecorder latency = new LatencyRecorder();
@@ -147,12 +147,12 @@ final class Writer {
                 return req.send(body).compose(resp -> resp.body().map(b -> {
                     int status = resp.statusCode();
                     if (status != (create ? 201 : 200)) {
-                        throw new IllegalStateException("HTTP " + status + ": " + WatchStream.truncate(b.toString()));
+                        throw new IllegalStateException("HTTP " + status + ": " + WatchConnection.truncate(b.toString()));
                     }
                     // scanned rather than parsed: the tool must cost far less than the server it loads
-                    long rv = WatchStream.resourceVersion(b);
+                    long rv = WatchConnection.resourceVersion(b);
                     if (rv < 0) {
-                        throw new IllegalStateException("no resourceVersion in " + WatchStream.truncate(b.toString()));
+                        throw new IllegalStateException("no resourceVersion in " + WatchConnection.truncate(b.toString()));
                     }
                     return rv;
                 }));
@@ -168,7 +168,7 @@ final class Writer {
                     }
                     latency.record(now - sentAt[0]);
                     rvs[ns].add(result.result());
-                    types[ns].add(create ? WatchStream.ADDED : WatchStream.MODIFIED);
+                    types[ns].add(create ? WatchConnection.ADDED : WatchConnection.MODIFIED);
                 } else {
                     failed++;
                     if (firstFailure == null) {

@@ -29,7 +29,7 @@ class CrossOriginWatchTest {
     @Test
     void anEventStreamFromAnAllowedOriginCarriesTheCorsHeader() {
         String ns = newNamespace("sse-cors");
-        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
                 "Accept", "text/event-stream", "Origin", DASHBOARD)) {
             assertEquals(200, stream.status());
             assertEquals(DASHBOARD, stream.header("access-control-allow-origin"));
@@ -49,7 +49,7 @@ class CrossOriginWatchTest {
     @Test
     void anOriginNotConfiguredIsRefused() {
         String ns = newNamespace("sse-cors-other");
-        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
                 "Accept", "text/event-stream", "Origin", "https://elsewhere.example")) {
             assertEquals(403, stream.status());
         }

@@ -41,7 +41,7 @@ class ExactlyOnceTest {
     @Inject
     Store store;
 
-    private record Attached(WatchStream stream, String namespace, long from) {
+    private record Attached(WatchConnection stream, String namespace, long from) {
     }
 
     /** A write as its writer was told it was made: the resourceVersion and object of its answer. */
@@ -74,7 +74,7 @@ class ExactlyOnceTest {
                 long from = Math.max(start, current - random.nextInt(40));
                 String namespace = i % 3 == 2 ? null : namespaces.get(i % 3);
                 String path = namespace == null ? "/api/v1/configmaps" : configMaps(namespace);
-                watchers.add(new Attached(WatchStream.open(path + "?watch=true&resourceVersion=" + from),
+                watchers.add(new Attached(WatchConnection.open(path + "?watch=true&resourceVersion=" + from),
                         namespace, from));
             }
             List<Acknowledged> acknowledged = new ArrayList<>();
@@ -94,7 +94,7 @@ class ExactlyOnceTest {
                 List<String> seen = new ArrayList<>();
                 while (seen.size() < expected.size()) {
                     JsonNode event = watcher.stream().next();
-                    seen.add(WatchStream.revision(event) + " " + WatchStream.type(event) + " " + WatchStream.name(event));
+                    seen.add(WatchConnection.revision(event) + " " + WatchConnection.type(event) + " " + WatchConnection.name(event));
                 }
                 assertEquals(expected, seen, "watch from " + watcher.from() + " of "
                         + (watcher.namespace() == null ? "all namespaces" : watcher.namespace()));

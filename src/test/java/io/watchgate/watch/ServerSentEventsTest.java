@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.junit.QuarkusTest;
+import io.watchgate.watch.EventSourceReader.Sse;
 import io.watchgate.store.HistoryCompaction;
 import io.watchgate.store.Store;
 import io.watchgate.watch.fanout.WatchHubs;
@@ -39,85 +40,11 @@ class ServerSentEventsTest {
     @Inject
     WatchHubs hubs;
 
-    /** One parsed event-stream event (comments and retry hints are kept apart). */
-    private record Sse(String id, String event, String data) {
-        JsonNode json() {
-            try {
-                return JSON.readTree(data);
-            } catch (Exception e) {
-                throw new AssertionError("data is not JSON: " + data, e);
-            }
-        }
-
-        String name() {
-            return json().path("metadata").path("name").asText();
-        }
-    }
-
-    /** Reads a stream as an EventSource would, keeping the comment lines it sees on the way. */
-    private static final class EventSourceReader {
-        private final WatchStream stream;
-        final List<String> comments = new ArrayList<>();
-        String retry;
-
-        EventSourceReader(WatchStream stream) {
-            this.stream = stream;
-        }
-
-        Sse next(Duration wait) {
-            String id = null;
-            String event = null;
-            StringBuilder data = null;
-            while (true) {
-                String line = stream.nextLine(wait);
-                if (line == null) {
-                    return null;
-                }
-                if (line.isEmpty()) {
-                    if (data != null) {
-                        return new Sse(id, event, data.toString());
-                    }
-                    continue;
-                }
-                if (line.startsWith(":")) {
-                    comments.add(line);
-                } else if (line.startsWith("retry: ")) {
-                    retry = line.substring(7);
-                } else if (line.startsWith("id: ")) {
-                    id = line.substring(4);
-                } else if (line.equals("id")) {
-                    id = ""; // clears the EventSource's last event id
-                } else if (line.startsWith("event: ")) {
-                    event = line.substring(7);
-                } else if (line.startsWith("data: ")) {
-                    data = (data == null ? new StringBuilder() : data.append('\n')).append(line.substring(6));
-                } else {
-                    throw new AssertionError("not an event-stream line: " + line);
-                }
-            }
-        }
-
-        Sse next() {
-            Sse sse = next(Duration.ofSeconds(10));
-            assertNotNull(sse, "no event within 10 s");
-            return sse;
-        }
-
-        /** The next event that is not a bookmark. */
-        Sse nextChange() {
-            Sse sse = next();
-            while (sse.event().equals("BOOKMARK")) {
-                sse = next();
-            }
-            return sse;
-        }
-    }
-
     @Test
     void anEventSourceThatCannotSetAcceptAsksForOneRowTablesInItsQuery() {
         String ns = newNamespace("sse-table");
         long from = currentRevision();
-        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true&as=Table&includeObject=Object"
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true&as=Table&includeObject=Object"
                 + "&resourceVersion=" + from, "Accept", EVENT_STREAM)) {
             assertEquals(200, stream.status());
             assertTrue(stream.header("content-type").startsWith(EVENT_STREAM), stream.header("content-type"));
@@ -152,7 +79,7 @@ class ServerSentEventsTest {
     void anEventSourceGetsTheStateThenChangesEachWithItsResourceVersionAsId() {
         String ns = newNamespace("sse-stream");
         createOk(configMaps(ns), configMap("a", ""));
-        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM,
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM,
                 "Origin", "https://dashboard.example")) {
             assertEquals(200, stream.status());
             assertNull(stream.header("access-control-allow-origin"), "CORS is off unless configured");
@@ -194,7 +121,7 @@ class ServerSentEventsTest {
         long from = currentRevision();
         List<String> names = new ArrayList<>();
         String lastEventId;
-        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + from,
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + from,
                 "Accept", EVENT_STREAM)) {
             EventSourceReader events = new EventSourceReader(stream);
             createOk(configMaps(ns), configMap("a", ""));
@@ -208,7 +135,7 @@ class ServerSentEventsTest {
         // the browser is away while these happen
         createOk(configMaps(ns), configMap("c", ""));
         createOk(configMaps(ns), configMap("d", ""));
-        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + from,
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + from,
                 "Accept", EVENT_STREAM, "Last-Event-ID", lastEventId)) {
             EventSourceReader events = new EventSourceReader(stream);
             names.add(events.nextChange().name());
@@ -227,7 +154,7 @@ class ServerSentEventsTest {
         long old = currentRevision();
         createOk(configMaps(ns), configMap("a", ""));
         history.compactTo(store.currentRevision(), 1000);
-        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM,
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM,
                 "Last-Event-ID", Long.toString(old))) {
             EventSourceReader events = new EventSourceReader(stream);
             Sse error = events.next();
@@ -244,7 +171,7 @@ class ServerSentEventsTest {
         String ns = newNamespace("sse-refused");
         createOk(configMaps(ns), configMap("a", ""));
         long future = currentRevision() + 1000;
-        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM,
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM,
                 "Last-Event-ID", Long.toString(future))) {
             assertEquals(200, stream.status());
             Sse error = new EventSourceReader(stream).next();
@@ -253,7 +180,7 @@ class ServerSentEventsTest {
             assertEquals("", error.id());
         }
         hubs.drain().toCompletionStage().toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS);
-        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM)) {
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM)) {
             assertEquals(200, stream.status(), "while draining");
             EventSourceReader reader = new EventSourceReader(stream);
             assertNull(reader.next(Duration.ofSeconds(5)));
@@ -262,7 +189,7 @@ class ServerSentEventsTest {
         } finally {
             hubs.resume();
         }
-        try (WatchStream stream = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM)) {
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM)) {
             assertEquals("ADDED", new EventSourceReader(stream).next().event(), "served again after the drain");
         }
     }

@@ -7,9 +7,9 @@ import static io.watchgate.api.Api.createOk;
 import static io.watchgate.api.Api.currentRevision;
 import static io.watchgate.api.Api.labelled;
 import static io.watchgate.api.Api.newNamespace;
-import static io.watchgate.watch.WatchStream.name;
-import static io.watchgate.watch.WatchStream.revision;
-import static io.watchgate.watch.WatchStream.type;
+import static io.watchgate.watch.WatchConnection.name;
+import static io.watchgate.watch.WatchConnection.revision;
+import static io.watchgate.watch.WatchConnection.type;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,12 +41,12 @@ class WatchProtocolTest {
         String ns = newNamespace("watch-initial");
         createOk(configMaps(ns), configMap("a", "\"data\":{\"k\":\"1\"}"));
         createOk(configMaps(ns), configMap("b", ""));
-        try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true")) {
+        try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true")) {
             assertEquals(200, watch.status());
             assertEquals("application/json", watch.header("content-type"));
             List<JsonNode> initial = watch.nextEvents(2);
-            assertEquals(List.of("ADDED", "ADDED"), initial.stream().map(WatchStream::type).toList());
-            assertEquals(List.of("a", "b"), initial.stream().map(WatchStream::name).toList());
+            assertEquals(List.of("ADDED", "ADDED"), initial.stream().map(WatchConnection::type).toList());
+            assertEquals(List.of("a", "b"), initial.stream().map(WatchConnection::name).toList());
 
             long updated = revisionOf(given().contentType(ContentType.JSON)
                     .body(configMap("a", "\"data\":{\"k\":\"2\"}")).put(configMaps(ns) + "/a"));
@@ -71,7 +71,7 @@ class WatchProtocolTest {
         long updated = revisionOf(given().contentType(ContentType.JSON)
                 .body(configMap("a", "\"data\":{\"k\":\"2\"}")).put(configMaps(ns) + "/a"));
         long added = revisionOf(createOk(configMaps(ns), configMap("b", "")));
-        try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=1&resourceVersion=" + created)) {
+        try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=1&resourceVersion=" + created)) {
             List<JsonNode> events = watch.nextEvents(2);
             assertEquals("MODIFIED", type(events.get(0)));
             assertEquals(updated, revision(events.get(0)));
@@ -88,7 +88,7 @@ class WatchProtocolTest {
         createOk(configMaps(ns), configMap("a", ""));
         createOk(configMaps(ns), configMap("b", ""));
         for (String yes : List.of("1", "t", "T", "true", "True", "TRUE")) {
-            try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=" + yes + "&resourceVersion=" + from)) {
+            try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=" + yes + "&resourceVersion=" + from)) {
                 assertEquals("a", name(watch.next()), "watch=" + yes);
             }
         }
@@ -97,14 +97,14 @@ class WatchProtocolTest {
         given().get(configMaps(ns) + "?watch=maybe").then().statusCode(400).body("reason",
                 org.hamcrest.Matchers.equalTo("BadRequest"));
 
-        try (WatchStream all = WatchStream.open("/api/v1/configmaps?watch=true&resourceVersion=" + from);
-                WatchStream legacy = WatchStream.open("/api/v1/watch/namespaces/" + ns + "/configmaps?resourceVersion="
+        try (WatchConnection all = WatchConnection.open("/api/v1/configmaps?watch=true&resourceVersion=" + from);
+                WatchConnection legacy = WatchConnection.open("/api/v1/watch/namespaces/" + ns + "/configmaps?resourceVersion="
                         + from);
-                WatchStream one = WatchStream.open("/api/v1/watch/namespaces/" + ns + "/configmaps/b?resourceVersion="
+                WatchConnection one = WatchConnection.open("/api/v1/watch/namespaces/" + ns + "/configmaps/b?resourceVersion="
                         + from);
-                WatchStream namespaces = WatchStream.open("/api/v1/watch/namespaces?resourceVersion=" + (from - 1))) {
-            assertEquals(List.of("a", "b"), all.nextEvents(2).stream().map(WatchStream::name).toList());
-            assertEquals(List.of("a", "b"), legacy.nextEvents(2).stream().map(WatchStream::name).toList());
+                WatchConnection namespaces = WatchConnection.open("/api/v1/watch/namespaces?resourceVersion=" + (from - 1))) {
+            assertEquals(List.of("a", "b"), all.nextEvents(2).stream().map(WatchConnection::name).toList());
+            assertEquals(List.of("a", "b"), legacy.nextEvents(2).stream().map(WatchConnection::name).toList());
             assertEquals("b", name(one.next()), "a legacy watch of one object sees only that object");
             assertNull(one.next(QUIET));
             assertEquals(ns, name(namespaces.next()), "cluster-scoped types are watched too");
@@ -118,7 +118,7 @@ class WatchProtocolTest {
         createOk(configMaps(ns), configMap("a", ""));
         createOk(configMaps(ns), configMap("b", ""));
         history.compactTo(store.currentRevision(), 1000);
-        try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + old)) {
+        try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + old)) {
             assertEquals(200, watch.status(), "a watch reports expiry in the stream, not as an HTTP status");
             JsonNode error = watch.next();
             assertEquals("ERROR", type(error));
@@ -136,7 +136,7 @@ class WatchProtocolTest {
     void objectsEnterAndLeaveASelectorsWatchAsAddedAndDeleted() {
         String ns = newNamespace("watch-selector");
         long from = currentRevision();
-        try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true&labelSelector=tier%3Dweb&resourceVersion="
+        try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true&labelSelector=tier%3Dweb&resourceVersion="
                 + from)) {
             createOk(configMaps(ns), labelled("a", "{\"tier\":\"web\"}"));
             assertEquals("ADDED a", describe(watch.next()));
@@ -168,9 +168,9 @@ class WatchProtocolTest {
     void bookmarksCarryOnlyAResourceVersionAndComeOnlyWhenAllowed() {
         String ns = newNamespace("watch-bookmarks");
         long from = currentRevision();
-        try (WatchStream bookmarked = WatchStream.open(configMaps(ns) + "?watch=true&allowWatchBookmarks=true"
+        try (WatchConnection bookmarked = WatchConnection.open(configMaps(ns) + "?watch=true&allowWatchBookmarks=true"
                 + "&resourceVersion=" + from);
-                WatchStream plain = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + from)) {
+                WatchConnection plain = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + from)) {
             long written = revisionOf(createOk(configMaps(ns), configMap("a", "")));
             assertEquals("ADDED", type(bookmarked.next()));
             JsonNode bookmark = bookmarked.next(Duration.ofSeconds(5));
@@ -193,7 +193,7 @@ class WatchProtocolTest {
         createOk(configMaps(ns), configMap("b", ""));
         createOk(configMaps(ns), configMap("c", ""));
         long listed = currentRevision();
-        try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true&sendInitialEvents=true"
+        try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true&sendInitialEvents=true"
                 + "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=" + listed)) {
             assertEquals(List.of("ADDED a", "ADDED b", "ADDED c"),
                     List.of(describe(watch.next()), describe(watch.next()), describe(watch.next())));
@@ -238,7 +238,7 @@ class WatchProtocolTest {
             given().accept(accept).get(configMaps(ns) + "?watch=true")
                     .then().statusCode(406).body("reason", org.hamcrest.Matchers.equalTo("NotAcceptable"));
         }
-        try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
+        try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
                 "Accept", "application/vnd.kubernetes.protobuf;q=0.5,application/json")) {
             assertEquals(200, watch.status());
             assertEquals("application/json", watch.header("content-type"), "the client prefers JSON");
@@ -251,7 +251,7 @@ class WatchProtocolTest {
     void timeoutSecondsEndsTheStreamCleanlyAfterALastBookmark() {
         String ns = newNamespace("watch-timeout");
         long started = System.nanoTime();
-        try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true&timeoutSeconds=1"
+        try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true&timeoutSeconds=1"
                 + "&allowWatchBookmarks=true&resourceVersion=" + currentRevision())) {
             JsonNode last = null;
             for (JsonNode event = watch.next(Duration.ofSeconds(5)); event != null;
@@ -300,7 +300,7 @@ class WatchProtocolTest {
         createOk(configMaps(ns), configMap("a", "\"data\":{\"x\":\"1\"}"));
         String kubectl = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;"
                 + "g=meta.k8s.io,application/json";
-        try (WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true", "Accept", kubectl)) {
+        try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true", "Accept", kubectl)) {
             assertEquals("application/json;as=Table;v=v1;g=meta.k8s.io", watch.header("content-type"));
             JsonNode initial = watch.next();
             assertEquals("ADDED", type(initial));

@@ -35,7 +35,7 @@ class WatcherLifecycleTest {
     void aClosedConnectionFreesItsWatcherAtOnce() {
         String ns = newNamespace("watch-close");
         int before = hubs.active();
-        WatchStream watch = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision());
+        WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision());
         awaitTrue(() -> hubs.active() == before + 1, "the watch is counted");
         watch.close();
         awaitTrue(() -> hubs.active() == before, "closing the connection frees the watcher");
@@ -48,7 +48,7 @@ class WatcherLifecycleTest {
         long endedBefore = hubs.endedSlow();
         String big = "x".repeat(100_000);
         try (Socket stalled = openWithoutReading(configMaps(ns) + "?watch=true&resourceVersion=" + from);
-                WatchStream reading = WatchStream.open(configMaps(ns) + "?watch=true&resourceVersion=" + from)) {
+                WatchConnection reading = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + from)) {
             int written = 0;
             // write until the server gives up on the stalled client (its buffers take some megabytes first)
             while (hubs.endedSlow() == endedBefore && written < 2_000) {
@@ -60,11 +60,11 @@ class WatcherLifecycleTest {
                     + written + " writes");
             for (int i = 0; i < written; i++) {
                 JsonNode event = reading.next();
-                assertEquals("ADDED", WatchStream.type(event));
-                assertEquals("cm-" + i, WatchStream.name(event), "the reading watcher got every event, in order");
+                assertEquals("ADDED", WatchConnection.type(event));
+                assertEquals("cm-" + i, WatchConnection.name(event), "the reading watcher got every event, in order");
             }
             createOk(configMaps(ns), configMap("after", ""));
-            assertEquals("after", WatchStream.name(reading.next()), "and keeps receiving");
+            assertEquals("after", WatchConnection.name(reading.next()), "and keeps receiving");
         }
     }
 

@@ -259,25 +259,25 @@ class WatcherTest {
         }
 
         @Override
-        public void schedule(Watcher watcher, Watcher.TimerKind kind, long delayMillis) {
+        public void schedule(Subscriber subscriber, Subscriber.TimerKind kind, long delayMillis) {
         }
 
         long pinned;
         int endedSlow;
 
         @Override
-        public void pinned(Watcher watcher, long bytes) {
+        public void pinned(Subscriber subscriber, long bytes) {
             pinned = bytes;
         }
 
         @Override
-        public void unpinned(Watcher watcher) {
+        public void unpinned(Subscriber subscriber) {
             pinned = 0;
         }
 
         @Override
-        public void detach(Watcher watcher, boolean slow) {
-            unpinned(watcher);
+        public void detach(Subscriber subscriber, boolean slow) {
+            unpinned(subscriber);
             endedSlow += slow ? 1 : 0;
         }
     }

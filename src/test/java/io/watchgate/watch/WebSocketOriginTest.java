@@ -50,7 +50,7 @@ class WebSocketOriginTest {
 
     @Test
     void anEventStreamForAnotherSiteCarriesNoCorsHeader() {
-        try (WatchStream stream = WatchStream.open(watch(), "Accept", "text/event-stream",
+        try (WatchConnection stream = WatchConnection.open(watch(), "Accept", "text/event-stream",
                 "Origin", "http://evil.example")) {
             // served (a browser sends it without asking), but no page of another site is let read it
             assertEquals(200, stream.status());

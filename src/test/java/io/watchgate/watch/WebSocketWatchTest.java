@@ -42,9 +42,9 @@ class WebSocketWatchTest {
             createOk(configMaps(ns), configMap("b", ""));
             JsonNode first = JSON.readTree(messages.poll(10, TimeUnit.SECONDS));
             JsonNode second = JSON.readTree(messages.poll(10, TimeUnit.SECONDS));
-            assertEquals("ADDED a", WatchStream.type(first) + " " + WatchStream.name(first));
-            assertEquals("ADDED b", WatchStream.type(second) + " " + WatchStream.name(second));
-            assertEquals(from + 1, WatchStream.revision(first));
+            assertEquals("ADDED a", WatchConnection.type(first) + " " + WatchConnection.name(first));
+            assertEquals("ADDED b", WatchConnection.type(second) + " " + WatchConnection.name(second));
+            assertEquals(from + 1, WatchConnection.revision(first));
             assertNull(messages.poll(300, TimeUnit.MILLISECONDS), "events after the resourceVersion only");
         } finally {
             socket.sendClose(WebSocket.NORMAL_CLOSURE, "done");
@@ -62,7 +62,7 @@ class WebSocketWatchTest {
                 .get(10, TimeUnit.SECONDS);
         try {
             JsonNode added = JSON.readTree(messages.poll(10, TimeUnit.SECONDS));
-            assertEquals("ADDED a", WatchStream.type(added) + " " + WatchStream.name(added));
+            assertEquals("ADDED a", WatchConnection.type(added) + " " + WatchConnection.name(added));
         } finally {
             socket.sendClose(WebSocket.NORMAL_CLOSURE, "done");
         }

@@ -1,7 +1,7 @@
 package io.watchgate.watch.fanout;
 
 import io.vertx.core.Vertx;
-import io.watchgate.watch.Watcher;
+import io.watchgate.watch.Subscriber;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -9,12 +9,12 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Every watcher deadline of one event loop (ends, bookmarks, heartbeats) behind a single Vert.x timer, armed for
+ * Every subscriber deadline of one event loop (ends, bookmarks, heartbeats) behind a single Vert.x timer, armed for
  * the earliest. Loop thread only.
  */
 final class LoopTimers {
 
-    private record Due(long atMillis, long sequence, Watcher watcher, Watcher.TimerKind kind)
+    private record Due(long atMillis, long sequence, Subscriber subscriber, Subscriber.TimerKind kind)
             implements Comparable<Due> {
         @Override
         public int compareTo(Due other) {
@@ -25,7 +25,7 @@ final class LoopTimers {
 
     private final Vertx vertx;
     private final TreeSet<Due> queue = new TreeSet<>();
-    private final Map<Watcher, List<Due>> byWatcher = new HashMap<>();
+    private final Map<Subscriber, List<Due>> bySubscriber = new HashMap<>();
     private long sequence;
     private long timerId = -1;
     private long armedFor = Long.MAX_VALUE;
@@ -34,15 +34,15 @@ final class LoopTimers {
         this.vertx = vertx;
     }
 
-    void schedule(Watcher watcher, Watcher.TimerKind kind, long delayMillis) {
-        Due due = new Due(now() + Math.max(0, delayMillis), sequence++, watcher, kind);
+    void schedule(Subscriber subscriber, Subscriber.TimerKind kind, long delayMillis) {
+        Due due = new Due(now() + Math.max(0, delayMillis), sequence++, subscriber, kind);
         queue.add(due);
-        byWatcher.computeIfAbsent(watcher, w -> new ArrayList<>(3)).add(due);
+        bySubscriber.computeIfAbsent(subscriber, w -> new ArrayList<>(3)).add(due);
         arm();
     }
 
-    void cancel(Watcher watcher) {
-        List<Due> dues = byWatcher.remove(watcher);
+    void cancel(Subscriber subscriber) {
+        List<Due> dues = bySubscriber.remove(subscriber);
         if (dues != null) {
             queue.removeAll(dues);
         }
@@ -50,7 +50,7 @@ final class LoopTimers {
 
     void cancelAll() {
         queue.clear();
-        byWatcher.clear();
+        bySubscriber.clear();
         if (timerId >= 0) {
             vertx.cancelTimer(timerId);
             timerId = -1;
@@ -79,17 +79,17 @@ final class LoopTimers {
         try {
             while (!queue.isEmpty() && queue.first().atMillis() <= now) {
                 Due due = queue.pollFirst();
-                List<Due> dues = byWatcher.get(due.watcher());
+                List<Due> dues = bySubscriber.get(due.subscriber());
                 if (dues != null) {
                     dues.remove(due);
                     if (dues.isEmpty()) {
-                        byWatcher.remove(due.watcher());
+                        bySubscriber.remove(due.subscriber());
                     }
                 }
                 try {
-                    due.watcher().onTimer(due.kind());
+                    due.subscriber().onTimer(due.kind());
                 } catch (RuntimeException e) {
-                    due.watcher().fail(e);
+                    due.subscriber().fail(e);
                 }
             }
         } finally {

@@ -9,7 +9,7 @@ import io.watchgate.store.Store;
 import io.watchgate.watch.EncodedEvent;
 import io.watchgate.watch.EncodedEvents;
 import io.watchgate.watch.WatchLoop;
-import io.watchgate.watch.Watcher;
+import io.watchgate.watch.Subscriber;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -20,8 +20,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The watchers of one event loop. It is the loop's one consumer of committed events: each event is taken once
- * per loop, framed once, and offered to the loop's watchers of that resource. Loop thread only.
+ * The subscribers of one event loop (watches, and streams of watches). It is the loop's one consumer of committed
+ * events: each event is taken once per loop, framed once, and offered to the loop's subscribers that watch its
+ * resource. Loop thread only.
  */
 final class WatchHub implements WatchLoop {
 
@@ -33,15 +34,18 @@ final class WatchHub implements WatchLoop {
     private final WatchHubs hubs;
     private final LoopTimers timers;
     private final Turns turns;
-    private final Map<String, Set<Watcher>> byResource = new HashMap<>();
+    private final Set<Subscriber> subscribers = new LinkedHashSet<>();
+    /** The subscribers that watch each resource: a stream of several watches of one resource is offered its events once. */
+    private final Map<String, Set<Subscriber>> byResource = new HashMap<>();
     private final MessageConsumer<ChangeEvent> consumer;
     private final MessageConsumer<Long> replacements;
     private long lastRevision;
     private boolean dispatching;
-    private final List<Watcher> detachedWhileDispatching = new ArrayList<>();
+    /** Index changes asked for while an event was being offered, made once it has been. */
+    private final List<Runnable> afterDispatching = new ArrayList<>();
     private final MemoryBudget budget;
-    /** The watchers waiting for their clients to drain, longest waiting first, and the bytes each has queued. */
-    private final Map<Watcher, Long> pinned = new LinkedHashMap<>();
+    /** The subscribers waiting for their clients to drain, longest waiting first, and the bytes each has queued. */
+    private final Map<Subscriber, Long> pinned = new LinkedHashMap<>();
     private final AtomicBoolean sheddingAsked = new AtomicBoolean();
     /** A grant recheck was asked of this loop and has not begun; one pass at a time, and one more if asked meanwhile. */
     private final AtomicBoolean recheckAsked = new AtomicBoolean();
@@ -62,12 +66,15 @@ final class WatchHub implements WatchLoop {
         this.lastRevision = store.currentRevision();
     }
 
-    void attach(Watcher watcher) {
-        byResource.computeIfAbsent(watcher.resource(), r -> new LinkedHashSet<>()).add(watcher);
+    void attach(Subscriber subscriber) {
+        subscribers.add(subscriber);
+        for (String resource : subscriber.watchedResources()) {
+            byResource.computeIfAbsent(resource, r -> new LinkedHashSet<>()).add(subscriber);
+        }
         try {
-            watcher.start();
+            subscriber.start();
         } catch (RuntimeException e) {
-            watcher.fail(e);
+            subscriber.fail(e);
         }
     }
 
@@ -77,31 +84,31 @@ final class WatchHub implements WatchLoop {
             return;
         }
         lastRevision = revision;
-        Set<Watcher> watchers = byResource.get(event.key().resource());
-        if (watchers == null) {
+        Set<Subscriber> watching = byResource.get(event.key().resource());
+        if (watching == null) {
             return;
         }
         EncodedEvent encoded = frames.of(event);
         dispatching = true;
         int sent = 0;
         try {
-            for (Watcher watcher : watchers) {
+            for (Subscriber subscriber : watching) {
                 try {
-                    if (watcher.offer(encoded)) {
+                    if (subscriber.offer(encoded)) {
                         sent++;
                     }
                 } catch (RuntimeException e) {
-                    watcher.fail(e); // the others still get this event
+                    subscriber.fail(e); // the others still get this event
                 }
             }
         } finally {
             dispatching = false;
             hubs.counts().eventsSent(sent);
         }
-        for (Watcher watcher : detachedWhileDispatching) {
-            forget(watcher);
+        for (Runnable change : afterDispatching) {
+            change.run();
         }
-        detachedWhileDispatching.clear();
+        afterDispatching.clear();
     }
 
     @Override
@@ -115,8 +122,8 @@ final class WatchHub implements WatchLoop {
     }
 
     @Override
-    public void schedule(Watcher watcher, Watcher.TimerKind kind, long delayMillis) {
-        timers.schedule(watcher, kind, delayMillis);
+    public void schedule(Subscriber subscriber, Subscriber.TimerKind kind, long delayMillis) {
+        timers.schedule(subscriber, kind, delayMillis);
     }
 
     @Override
@@ -130,65 +137,85 @@ final class WatchHub implements WatchLoop {
     }
 
     @Override
-    public void pinned(Watcher watcher, long bytes) {
-        Long before = pinned.put(watcher, bytes);
+    public void pinned(Subscriber subscriber, long bytes) {
+        Long before = pinned.put(subscriber, bytes);
         budget.charge(MemoryBudget.Use.WATCHERS, bytes - (before == null ? 0 : before));
     }
 
     @Override
-    public void unpinned(Watcher watcher) {
-        Long bytes = pinned.remove(watcher);
+    public void unpinned(Subscriber subscriber) {
+        Long bytes = pinned.remove(subscriber);
         if (bytes != null) {
             budget.release(MemoryBudget.Use.WATCHERS, bytes);
         }
     }
 
-    /** From any thread: the budget is exceeded; this loop ends its stalled watchers, longest stalled first. */
+    /** From any thread: the budget is exceeded; this loop ends its stalled subscribers, longest stalled first. */
     void shedStalled() {
         if (sheddingAsked.compareAndSet(false, true)) {
             context.runOnContext(v -> endStalledWhileOver());
         }
     }
 
-    /** On this loop: ends stalled watchers, longest stalled first, until the budget is no longer exceeded. */
+    /** On this loop: ends stalled subscribers, longest stalled first, until the budget is no longer exceeded. */
     void endStalledWhileOver() {
         sheddingAsked.set(false);
         int ended = 0;
-        for (Watcher watcher : List.copyOf(pinned.keySet())) {
+        for (Subscriber subscriber : List.copyOf(pinned.keySet())) {
             if (!budget.isOver()) {
                 break;
             }
-            watcher.endForMemory();
+            subscriber.endForMemory();
             ended++;
         }
         budget.shed(MemoryBudget.Shed.WATCHERS, ended);
     }
 
     @Override
-    public void detach(Watcher watcher, boolean slow) {
-        unpinned(watcher);
-        timers.cancel(watcher);
-        hubs.detached(watcher, slow);
-        if (dispatching) {
-            detachedWhileDispatching.add(watcher);
-        } else {
-            forget(watcher);
+    public void detach(Subscriber subscriber, boolean slow) {
+        unpinned(subscriber);
+        timers.cancel(subscriber);
+        hubs.detached(subscriber, slow);
+        subscribers.remove(subscriber);
+        afterOffers(() -> forget(subscriber));
+    }
+
+    @Override
+    public void watchEnded(Subscriber subscriber, String resource) {
+        hubs.watchEnded(resource, subscriber.form());
+        if (!subscriber.watchedResources().contains(resource)) {
+            afterOffers(() -> unindex(subscriber, resource));
         }
     }
 
-    private void forget(Watcher watcher) {
-        Set<Watcher> watchers = byResource.get(watcher.resource());
-        if (watchers != null) {
-            watchers.remove(watcher);
-            if (watchers.isEmpty()) {
-                byResource.remove(watcher.resource());
+    /** Runs {@code change} to the index now, or once the event being offered has been offered to everyone. */
+    private void afterOffers(Runnable change) {
+        if (dispatching) {
+            afterDispatching.add(change);
+        } else {
+            change.run();
+        }
+    }
+
+    private void forget(Subscriber subscriber) {
+        for (String resource : List.copyOf(byResource.keySet())) {
+            unindex(subscriber, resource);
+        }
+    }
+
+    private void unindex(Subscriber subscriber, String resource) {
+        Set<Subscriber> watching = byResource.get(resource);
+        if (watching != null) {
+            watching.remove(subscriber);
+            if (watching.isEmpty()) {
+                byResource.remove(resource);
             }
         }
     }
 
     /**
      * From any thread: permissions may have been taken away. Asks coalesce: however many changes come, this loop runs
-     * one pass over its watchers at a time, and one more if changes came during it.
+     * one pass over its subscribers at a time, and one more if changes came during it.
      */
     void recheckGrantsSoon() {
         if (recheckAsked.compareAndSet(false, true)) {
@@ -200,8 +227,8 @@ final class WatchHub implements WatchLoop {
     }
 
     /**
-     * On this loop: each watcher asks its grant again, a batch a turn (taking turns with the loop's other long work),
-     * and those whose grant no longer holds end cleanly.
+     * On this loop: each subscriber asks its grants again, a batch a turn (taking turns with the loop's other long
+     * work), and the watches whose grant no longer holds end cleanly.
      */
     private void recheckGrants() {
         if (rechecking) {
@@ -209,21 +236,23 @@ final class WatchHub implements WatchLoop {
             return;
         }
         rechecking = true;
-        List<Watcher> all = new ArrayList<>();
-        byResource.values().forEach(all::addAll);
-        recheckFrom(all, 0);
+        recheckFrom(List.copyOf(subscribers), 0);
     }
 
-    private void recheckFrom(List<Watcher> watchers, int from) {
+    private void recheckFrom(List<Subscriber> all, int from) {
         turns.take(() -> {
-            int to = Math.min(watchers.size(), from + GRANTS_PER_TURN);
-            for (Watcher watcher : watchers.subList(from, to)) {
-                if (!watcher.hasEnded() && !watcher.spec().grant().holds()) {
-                    watcher.end();
+            int to = Math.min(all.size(), from + GRANTS_PER_TURN);
+            for (Subscriber subscriber : all.subList(from, to)) {
+                if (!subscriber.hasEnded()) {
+                    try {
+                        subscriber.recheckGrants();
+                    } catch (RuntimeException e) {
+                        subscriber.fail(e);
+                    }
                 }
             }
-            if (to < watchers.size()) {
-                recheckFrom(watchers, to);
+            if (to < all.size()) {
+                recheckFrom(all, to);
                 return;
             }
             rechecking = false;
@@ -236,10 +265,8 @@ final class WatchHub implements WatchLoop {
 
     /** Ends every watch of this loop cleanly (each with a last bookmark if it asked for bookmarks). */
     void endAll() {
-        List<Watcher> all = new ArrayList<>();
-        byResource.values().forEach(all::addAll);
-        for (Watcher watcher : all) {
-            watcher.end();
+        for (Subscriber subscriber : List.copyOf(subscribers)) {
+            subscriber.end();
         }
     }
 
@@ -249,10 +276,8 @@ final class WatchHub implements WatchLoop {
      */
     private void stateReplaced(long revision) {
         lastRevision = Math.max(lastRevision, revision);
-        List<Watcher> all = new ArrayList<>();
-        byResource.values().forEach(all::addAll);
-        for (Watcher watcher : all) {
-            watcher.stateReplaced(revision);
+        for (Subscriber subscriber : List.copyOf(subscribers)) {
+            subscriber.stateReplaced(revision);
         }
     }
 

@@ -13,6 +13,8 @@ import io.watchgate.watch.EncodedEvents;
 import io.watchgate.watch.WatchConfig;
 import io.watchgate.watch.WatchSink;
 import io.watchgate.watch.WatchSpec;
+import io.watchgate.watch.Subscriber;
+import io.watchgate.watch.WatchLoop;
 import io.watchgate.watch.Watcher;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -24,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /** One {@link WatchHub} per event loop, made when the loop serves its first watch, and the watch count. */
@@ -70,6 +73,11 @@ public class WatchHubs {
      * A caller that then cannot start its watch gives the place back with {@link #release()}.
      */
     public void admit() {
+        admit(1);
+    }
+
+    /** As {@link #admit()}, for {@code watches} at once (a stream of them): all of them, or none. */
+    public void admit(int watches) {
         if (draining) {
             throw new ApiException(503, "ServiceUnavailable", "the server is not accepting new watches right now",
                     ApiException.Details.NONE, 1, null);
@@ -79,37 +87,54 @@ public class WatchHubs {
             throw new ApiException(429, "TooManyRequests", "the server is short of memory and takes no new watches "
                     + "for now", ApiException.Details.NONE, budget.retryAfterSeconds(), null);
         }
-        if (active.incrementAndGet() > config.maxWatchers()) {
-            active.decrementAndGet();
+        if (active.addAndGet(watches) > config.maxWatchers()) {
+            active.addAndGet(-watches);
             throw new ApiException(429, "TooManyRequests", "too many watches: the server serves at most "
                     + config.maxWatchers() + " at once", ApiException.Details.NONE, 1, null);
         }
     }
 
     public void release() {
-        active.decrementAndGet();
+        release(1);
+    }
+
+    public void release(int watches) {
+        active.addAndGet(-watches);
     }
 
     /** Starts an admitted watch on the calling event loop. */
     public void start(WatchSpec spec, WatchSink sink) {
+        start(loop -> new Watcher(spec, sink, loop, store, frames, config), sink);
+    }
+
+    /**
+     * Starts an admitted subscriber (as many places as it has watches) on the calling event loop.
+     *
+     * @param subscriber makes it, for the loop that serves it
+     * @param sink       where it writes: ended at once, with nothing started, while the server drains
+     */
+    public void start(Function<WatchLoop, Subscriber> subscriber, WatchSink sink) {
         Context context = Vertx.currentContext();
         if (context == null || !context.isEventLoopContext()) {
             throw new IllegalStateException("watches are started on an event loop");
         }
+        WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(), t -> new WatchHub(vertx, store, frames, this, budget));
+        Subscriber made = subscriber.apply(hub);
         if (draining) {
             // admitted before the drain began, and started after it ended the others: end it too
-            release();
+            release(made.watchedResources().size());
             sink.end();
             return;
         }
-        WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(), t -> new WatchHub(vertx, store, frames, this, budget));
-        Watcher watcher = new Watcher(spec, sink, hub, store, frames, config);
-        counts.started(watcher.resource(), watcher.form());
-        hub.attach(watcher);
+        for (String resource : made.watchedResources()) {
+            counts.started(resource, made.form());
+        }
+        hub.attach(made);
         if (draining) {
-            watcher.end(); // a drain began while this loop's hub was being made: it may not have seen this one
+            made.end(); // a drain began while this loop's hub was being made: it may not have seen this one
         }
     }
+
 
     /**
      * From any thread: permissions were taken away; every loop asks its watchers' grants again (see {@link
@@ -121,12 +146,18 @@ public class WatchHubs {
         }
     }
 
-    void detached(Watcher watcher, boolean slow) {
-        active.decrementAndGet();
-        counts.ended(watcher.resource(), watcher.form());
+    void detached(Subscriber subscriber, boolean slow) {
+        for (String resource : subscriber.watchedResources()) {
+            watchEnded(resource, subscriber.form());
+        }
         if (slow) {
             endedSlow.incrementAndGet();
         }
+    }
+
+    void watchEnded(String resource, String form) {
+        active.decrementAndGet();
+        counts.ended(resource, form);
     }
 
     /** Watches by resource and form, and what they were sent: for metrics. */

@@ -82,7 +82,7 @@ final class WatchRequests {
                 WatchGrant.ALWAYS);
     }
 
-    private static Duration timeout(String value) {
+    static Duration timeout(String value) {
         if (value == null || value.isEmpty()) {
             return null;
         }

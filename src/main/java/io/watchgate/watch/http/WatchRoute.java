@@ -1,8 +1,5 @@
 package io.watchgate.watch.http;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -11,11 +8,8 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authz.WatchGrants;
-import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.http.TrustedOrigins;
 import io.watchgate.metrics.Refusals;
-import io.watchgate.objects.ReadConfig;
-import io.watchgate.protobuf.ProtobufObjects;
 import io.watchgate.request.QueryFlags;
 import io.watchgate.request.QueryParameters;
 import io.watchgate.request.RequestInfo;
@@ -25,14 +19,6 @@ import io.watchgate.request.RouteOrder;
 import io.watchgate.request.Target;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
-import io.watchgate.store.Store;
-import io.watchgate.tables.Tables;
-import io.watchgate.types.ResourceType;
-import io.watchgate.types.ResourceTypes;
-import io.watchgate.watch.ObjectRendering;
-import io.watchgate.watch.ProtobufRendering;
-import io.watchgate.watch.TableRendering;
-import io.watchgate.watch.VersionRendering;
 import io.watchgate.watch.WatchConfig;
 import io.watchgate.watch.WatchSpec;
 import io.watchgate.watch.WireFormat;
@@ -40,8 +26,6 @@ import io.watchgate.watch.fanout.WatchHubs;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -53,33 +37,22 @@ import org.eclipse.microprofile.config.ConfigProvider;
 @ApplicationScoped
 public class WatchRoute {
 
-    private final ResourceTypes types;
+    private final WatchSpecs specs;
+    private final RevisionWait revisions;
     private final WatchHubs hubs;
-    private final Store store;
-    private final ReadConfig reads;
     private final WatchConfig config;
-    private final Tables tables;
-    private final ProtobufObjects protobuf;
-    private final CustomResourceTypes customResources;
-    private final ObjectMapper mapper;
     private final Refusals refusals;
     private final WatchGrants grants;
     private final TrustedOrigins origins = TrustedOrigins.configured(ConfigProvider.getConfig());
 
-    WatchRoute(ResourceTypes types, WatchHubs hubs, Store store, ReadConfig reads, WatchConfig config,
-            Tables tables, ProtobufObjects protobuf, CustomResourceTypes customResources, ObjectMapper mapper,
-            Refusals refusals, WatchGrants grants) {
+    WatchRoute(WatchSpecs specs, RevisionWait revisions, WatchHubs hubs, WatchConfig config, Refusals refusals,
+            WatchGrants grants) {
+        this.specs = specs;
+        this.revisions = revisions;
+        this.hubs = hubs;
+        this.config = config;
         this.refusals = refusals;
         this.grants = grants;
-        this.tables = tables;
-        this.protobuf = protobuf;
-        this.customResources = customResources;
-        this.mapper = mapper;
-        this.types = types;
-        this.hubs = hubs;
-        this.store = store;
-        this.reads = reads;
-        this.config = config;
     }
 
     void install(@Observes Router router) {
@@ -105,21 +78,15 @@ public class WatchRoute {
         try {
             // the grammar reads a watch parameter that is no boolean as a watch, as kube-apiserver does: refused here
             QueryFlags.bool("watch", QueryParameters.first(context, "watch"));
-            Target target = info.namesObject()
-                    ? Target.resolveObject(types, info.group(), info.version(), info.scopeNamespace(), info.resource())
-                    : Target.resolve(types, info.group(), info.version(), info.scopeNamespace(), info.resource());
-            target.allowing("watch");
+            Target target = specs.target(info);
             WatchMediaTypes.Negotiated negotiated = webSocket
                     ? new WatchMediaTypes.Negotiated(WireFormat.JSON_LINES, null)
-                    : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT), protobuf.serves(target.type()),
-                            QueryParameters.first(context, "as"));
+                    : WatchMediaTypes.negotiate(request.getHeader(HttpHeaders.ACCEPT),
+                            specs.servesProtobuf(target.type()), QueryParameters.first(context, "as"));
             format = negotiated.format();
-            ObjectRendering rendering = rendering(target.type(), format, negotiated.tableVersion(),
-                    QueryParameters.first(context, "includeObject"));
             String lastEventId = format == WireFormat.SERVER_SENT_EVENTS ? request.getHeader("Last-Event-ID") : null;
-            spec = WatchRequests.parse(target.type(), target.namespace(), info.namesObject() ? info.name() : null,
-                    name -> QueryParameters.first(context, name), lastEventId, rendering)
-                    .grantedBy(grants.of(context));
+            spec = specs.spec(info, target, name -> QueryParameters.first(context, name), format,
+                    negotiated.tableVersion(), lastEventId).grantedBy(grants.of(context));
         } catch (ApiException e) {
             reply(context, e);
             return;
@@ -130,36 +97,10 @@ public class WatchRoute {
             refuse(context, e, format);
             return;
         }
-        whenStoreReaches(spec.requiredRevision(), () -> open(context, spec, format, webSocket), e -> {
+        revisions.whenStoreReaches(spec.requiredRevision(), () -> open(context, spec, format, webSocket), e -> {
             hubs.release();
             refuse(context, e, format);
         });
-    }
-
-    /**
-     * Runs {@code then} on this event loop once the store has reached {@code revision}, or {@code otherwise} with
-     * 504 "Too large resource version" after the configured wait, as a list would answer.
-     */
-    private void whenStoreReaches(long revision, Runnable then, java.util.function.Consumer<ApiException> otherwise) {
-        if (store.currentRevision() >= revision) {
-            then.run();
-            return;
-        }
-        Context here = Vertx.currentContext();
-        AtomicBoolean settled = new AtomicBoolean();
-        CompletableFuture<Long> reached = store.awaitRevision(revision);
-        long timer = here.owner().setTimer(reads.resourceVersionWait().toMillis(), id -> {
-            if (settled.compareAndSet(false, true)) {
-                reached.cancel(false);
-                otherwise.accept(ApiException.tooLargeResourceVersion(revision, store.currentRevision()));
-            }
-        });
-        reached.thenRun(() -> here.runOnContext(v -> {
-            if (settled.compareAndSet(false, true)) {
-                here.owner().cancelTimer(timer);
-                then.run();
-            }
-        }));
     }
 
     private void open(RoutingContext context, WatchSpec spec, WireFormat format, boolean webSocket) {
@@ -197,21 +138,7 @@ public class WatchRoute {
                 request.version() == HttpVersion.HTTP_2 ? null : request.connection(), format));
     }
 
-    /** How the watch shows its objects: in protobuf, as Table rows, converted to its version, or as stored. */
-    private ObjectRendering rendering(ResourceType type, WireFormat format, String tableVersion,
-            String includeObject) {
-        if (format == WireFormat.PROTOBUF_STREAM) {
-            return new ProtobufRendering(protobuf);
-        }
-        if (tableVersion != null) {
-            return new TableRendering(tables, type, tableVersion, Tables.IncludeObject.parse(includeObject));
-        }
-        // custom objects are stored at their definition's storage version, which may not be this one (or may change)
-        return customResources.definitionOf(type).isPresent() ? new VersionRendering(type, mapper)
-                : ObjectRendering.AS_STORED;
-    }
-
-    private static boolean isWebSocketUpgrade(HttpServerRequest request) {
+    static boolean isWebSocketUpgrade(HttpServerRequest request) {
         String upgrade = request.getHeader(HttpHeaders.UPGRADE);
         return upgrade != null && upgrade.equalsIgnoreCase("websocket") && request.version() != HttpVersion.HTTP_2;
     }
@@ -246,7 +173,7 @@ public class WatchRoute {
      * retries after an error status, so it gets an event stream instead: empty, with a {@code retry:} that says when
      * to come back, or for 504 an ERROR event, as for an expired resourceVersion.
      */
-    private static void refuse(RoutingContext context, ApiException e, WireFormat format) {
+    static void refuse(RoutingContext context, ApiException e, WireFormat format) {
         if (format != WireFormat.SERVER_SENT_EVENTS || context.response().headWritten()) {
             reply(context, e);
             return;
@@ -268,7 +195,7 @@ public class WatchRoute {
     }
 
     /** A refused watch: an HTTP error with a Status body, as for any other request. */
-    private static void reply(RoutingContext context, ApiException e) {
+    static void reply(RoutingContext context, ApiException e) {
         HttpServerResponse response = context.response();
         if (response.headWritten()) {
             response.reset();

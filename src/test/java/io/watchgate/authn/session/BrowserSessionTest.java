@@ -15,7 +15,7 @@ import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import io.watchgate.authz.RbacOn;
 import io.watchgate.authz.Users;
-import io.watchgate.watch.WatchStream;
+import io.watchgate.watch.WatchConnection;
 import io.watchgate.watch.WebSocketUpgrades;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -99,7 +99,7 @@ class BrowserSessionTest {
     void logoutRevokesTheCookieAndEndsTheWatchesItStarted() throws Exception {
         String cookie = login(Users.ADMIN);
         String watch = "/api/v1/namespaces/default/configmaps?watch=true";
-        try (WatchStream events = WatchStream.open(watch, "Accept", "text/event-stream",
+        try (WatchConnection events = WatchConnection.open(watch, "Accept", "text/event-stream",
                 "Cookie", SessionCredentials.COOKIE + "=" + cookie)) {
             assertEquals(200, events.status(), "an EventSource sends the cookie and no header of its own");
             String host = "localhost:" + RestAssured.port;

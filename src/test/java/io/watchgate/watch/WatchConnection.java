@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** A client's view of one watch stream: its response head, then its lines as they arrive. */
-public final class WatchStream implements AutoCloseable {
+public final class WatchConnection implements AutoCloseable {
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -27,7 +27,7 @@ public final class WatchStream implements AutoCloseable {
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private volatile boolean ended;
 
-    private WatchStream(HttpResponse<Stream<String>> response) {
+    private WatchConnection(HttpResponse<Stream<String>> response) {
         this.response = response;
         Thread reader = new Thread(() -> {
             try (Stream<String> body = response.body()) {
@@ -43,14 +43,14 @@ public final class WatchStream implements AutoCloseable {
     }
 
     /** Opens {@code pathAndQuery} and returns once the response head has arrived. */
-    public static WatchStream open(String pathAndQuery, String... headers) {
+    public static WatchConnection open(String pathAndQuery, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(
                 URI.create("http://localhost:" + RestAssured.port + pathAndQuery)).GET();
         for (int i = 0; i < headers.length; i += 2) {
             request.header(headers[i], headers[i + 1]);
         }
         try {
-            return new WatchStream(CLIENT.sendAsync(request.build(), HttpResponse.BodyHandlers.ofLines())
+            return new WatchConnection(CLIENT.sendAsync(request.build(), HttpResponse.BodyHandlers.ofLines())
                     .get(10, TimeUnit.SECONDS));
         } catch (Exception e) {
             throw new AssertionError("the watch " + pathAndQuery + " did not answer", e);
@@ -66,7 +66,7 @@ public final class WatchStream implements AutoCloseable {
     }
 
     /** The next line, or null if none came within {@code wait} or the stream has ended. */
-    String nextLine(Duration wait) {
+    public String nextLine(Duration wait) {
         if (ended) {
             return null;
         }

@@ -1,0 +1,154 @@
+package io.watchgate.watch.http;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.watchgate.authz.WatchGrants;
+import io.watchgate.metrics.Refusals;
+import io.watchgate.request.QueryParameters;
+import io.watchgate.request.RouteOrder;
+import io.watchgate.status.ApiException;
+import io.watchgate.store.Store;
+import io.watchgate.watch.EncodedEvents;
+import io.watchgate.watch.WatchConfig;
+import io.watchgate.watch.WatchSpec;
+import io.watchgate.watch.WireFormat;
+import io.watchgate.watch.fanout.WatchHubs;
+import io.watchgate.watch.stream.StreamConfig;
+import io.watchgate.watch.stream.StreamedWatch;
+import io.watchgate.watch.stream.WatchStream;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Serves streams of many watches: {@code GET /streams?watch=<collection URL>&watch=...} as one Server-Sent Events
+ * stream, in revision order across all of them, resumed as a whole with {@code Last-Event-ID} (see
+ * {@link WatchStream}). A browser has some six connections per host; a dashboard needs more watches than that.
+ *
+ * <p>Each watch is authorized as the single watch it stands for: one the user may not watch gets its own 403 event,
+ * and the others go on. The stream as a whole is a long-running request of its user, and each of its watches takes
+ * a place among the server's watches.
+ */
+@ApplicationScoped
+public class StreamRoute {
+
+    /** Where streams are served: a path of its own, outside the resource API. */
+    public static final String PATH = "/streams";
+
+    private final WatchSpecs specs;
+    private final RevisionWait revisions;
+    private final WatchHubs hubs;
+    private final Store store;
+    private final EncodedEvents frames;
+    private final WatchConfig config;
+    private final StreamConfig streams;
+    private final WatchGrants grants;
+    private final Refusals refusals;
+
+    StreamRoute(WatchSpecs specs, RevisionWait revisions, WatchHubs hubs, Store store, EncodedEvents frames,
+            WatchConfig config, StreamConfig streams, WatchGrants grants, Refusals refusals) {
+        this.specs = specs;
+        this.revisions = revisions;
+        this.hubs = hubs;
+        this.store = store;
+        this.frames = frames;
+        this.config = config;
+        this.streams = streams;
+        this.grants = grants;
+        this.refusals = refusals;
+    }
+
+    void install(@Observes Router router) {
+        router.get(PATH).order(RouteOrder.WATCH.order()).handler(this::handle);
+    }
+
+    private record Refused(StreamedWatch watch, ApiException why) {
+    }
+
+    private void handle(RoutingContext context) {
+        HttpServerRequest request = context.request();
+        List<StreamedWatch> granted = new ArrayList<>();
+        List<Refused> refused = new ArrayList<>();
+        Duration lifetime;
+        try {
+            if (WatchRoute.isWebSocketUpgrade(request)) {
+                throw ApiException.badRequest("a stream is served as Server-Sent Events only, for now");
+            }
+            acceptable(request.getHeader(HttpHeaders.ACCEPT));
+            List<String> urls = QueryParameters.all(context, "watch");
+            StreamRequests.checkAll(urls, streams.maxWatches());
+            lifetime = WatchSpec.lifetime(WatchRequests.timeout(QueryParameters.first(context, "timeoutSeconds")),
+                    config);
+            String lastEventId = request.getHeader("Last-Event-ID");
+            for (String url : urls) {
+                StreamRequests.Asked asked = StreamRequests.parse(url, specs, lastEventId);
+                try {
+                    granted.add(new StreamedWatch(url, asked.spec().grantedBy(grants.authorize(context, asked.info()))));
+                } catch (ApiException forbidden) {
+                    refusals.count(Refusals.Reason.FORBIDDEN);
+                    refused.add(new Refused(new StreamedWatch(url, asked.spec()), forbidden));
+                }
+            }
+            if (granted.isEmpty()) {
+                throw refused.get(0).why(); // no watch to serve: an EventSource told so with a 403 does not come back
+            }
+        } catch (ApiException e) {
+            WatchRoute.reply(context, e);
+            return;
+        }
+        int places = granted.size();
+        try {
+            hubs.admit(places);
+        } catch (ApiException e) {
+            WatchRoute.refuse(context, e, WireFormat.SERVER_SENT_EVENTS);
+            return;
+        }
+        long required = granted.stream().mapToLong(watch -> watch.spec().requiredRevision()).max().orElse(0);
+        revisions.whenStoreReaches(required, () -> open(context, granted, refused, lifetime), e -> {
+            hubs.release(places);
+            WatchRoute.refuse(context, e, WireFormat.SERVER_SENT_EVENTS);
+        });
+    }
+
+    /** A stream is an event stream: an Accept that does not take one is refused (406). */
+    private static void acceptable(String accept) {
+        if (accept == null || accept.isBlank() || accept.contains("text/event-stream") || accept.contains("*/*")
+                || accept.contains("text/*")) {
+            return;
+        }
+        throw new ApiException(406, "NotAcceptable", "only text/event-stream is served at " + PATH
+                + "; the Accept header asks for " + StreamRequests.shown(accept));
+    }
+
+    private void open(RoutingContext context, List<StreamedWatch> watches, List<Refused> refused, Duration lifetime) {
+        HttpServerRequest request = context.request();
+        if (context.response().closed()) {
+            hubs.release(watches.size()); // the client left while the stream waited for its resourceVersion
+            return;
+        }
+        HttpServerResponse response = context.response();
+        response.setStatusCode(200)
+                .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache, private")
+                .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
+                .putHeader("X-Accel-Buffering", "no");
+        if (request.version() != HttpVersion.HTTP_2) {
+            response.setChunked(true);
+        }
+        response.writeHead();
+        Buffer head = Buffer.buffer("retry: " + config.sseRetry().toMillis() + "\n\n");
+        for (Refused watch : refused) {
+            head.appendBuffer(WatchStream.refusal(watch.watch(), watch.why()));
+        }
+        response.write(head);
+        HttpStreamSink sink = new HttpStreamSink(response,
+                request.version() == HttpVersion.HTTP_2 ? null : request.connection(), WireFormat.SERVER_SENT_EVENTS);
+        hubs.start(loop -> new WatchStream(watches, sink, loop, store, frames, config, lifetime), sink);
+    }
+}

@@ -1,0 +1,128 @@
+package io.watchgate.watch.stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.buffer.Buffer;
+import io.watchgate.status.ApiException;
+import io.watchgate.status.StatusBody;
+import io.watchgate.watch.EncodedEvent;
+import io.watchgate.watch.EventFilter;
+import io.watchgate.watch.WireFormat;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How a stream's events look on the wire, as Server-Sent Events: the usual {@code id:} (the resourceVersion to resume
+ * the whole stream after) and {@code event:} (the type), and data that says which watch the event is for:
+ * {@code {"watch":"<its URL>","type":"ADDED","object":{...}}}. The object's bytes are the event's own, shared with
+ * every other watcher of it; only the few bytes around them are the stream's.
+ *
+ * <p>A revision's frames carry its id on the last of them only: a client cut off between two frames of one revision
+ * resumes before it, and gets both again rather than lose one. Bookmarks of the whole stream name no watch.
+ */
+final class StreamFrames {
+
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final byte[] TYPE = "\",\"type\":\"".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] OBJECT = "\",\"object\":".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] END = "}\n\n".getBytes(StandardCharsets.UTF_8);
+
+    /** The frames of one committed event for the watches it concerns, and how many there are. */
+    record Delivery(Buffer frames, int events) {
+    }
+
+    private StreamFrames() {
+    }
+
+    /**
+     * The frames of {@code encoded} for those of {@code watches} it concerns (by Kubernetes' selector rules, and only
+     * after each one's {@link StreamedWatch#since()}), the last with the event's revision as its id unless
+     * {@code ids} is false; null when it concerns none.
+     */
+    static Delivery of(EncodedEvent encoded, List<StreamedWatch> watches, boolean ids) {
+        List<StreamedWatch> concerned = null;
+        List<EncodedEvent.Variant> variants = null;
+        for (StreamedWatch watch : watches) {
+            if (watch.hasEnded() || encoded.revision() <= watch.since()) {
+                continue;
+            }
+            EncodedEvent.Variant variant = EventFilter.variantFor(encoded.event(), watch.spec().range(),
+                    watch.spec().selection());
+            if (variant != null) {
+                if (concerned == null) {
+                    concerned = new ArrayList<>(2);
+                    variants = new ArrayList<>(2);
+                }
+                concerned.add(watch);
+                variants.add(variant);
+            }
+        }
+        if (concerned == null) {
+            return null;
+        }
+        Buffer frames = Buffer.buffer(encoded.event().object().json().length + 160 * concerned.size());
+        for (int i = 0; i < concerned.size(); i++) {
+            StreamedWatch watch = concerned.get(i);
+            EncodedEvent.Variant variant = variants.get(i);
+            long id = ids && i == concerned.size() - 1 ? encoded.revision() : WireFormat.NO_ID;
+            append(frames, id, encoded.type(variant), watch, encoded.object(variant, watch.spec().rendering()));
+        }
+        return new Delivery(frames, concerned.size());
+    }
+
+    /** An event of {@code watch} (an initial one, with {@link WireFormat#NO_ID}). */
+    static Buffer event(long id, String type, StreamedWatch watch, Buffer object) {
+        return append(Buffer.buffer(object.length() + 160), id, type, watch, object);
+    }
+
+    /** The bookmark after a watch's initial events: an object of its type, with the annotation that says so. */
+    static Buffer initialEventsEnd(StreamedWatch watch, long revision, long id) {
+        ObjectNode object = NODES.objectNode();
+        object.put("kind", watch.spec().type().kind());
+        object.put("apiVersion", watch.spec().type().apiVersion());
+        ObjectNode metadata = object.putObject("metadata");
+        metadata.put("resourceVersion", Long.toString(revision));
+        metadata.putObject("annotations").put("k8s.io/initial-events-end", "true");
+        return event(id, "BOOKMARK", watch, Buffer.buffer(watch.spec().rendering().renderControl(object)));
+    }
+
+    /** An ERROR event of one watch, which ends it alone (a 403 when its user may no longer watch it). */
+    static Buffer error(StreamedWatch watch, ApiException e) {
+        return event(WireFormat.NO_ID, "ERROR", watch, Buffer.buffer(StatusBody.of(e).toString()));
+    }
+
+    /** A bookmark of the whole stream: everything through {@code revision} has been sent. */
+    static Buffer bookmark(long revision) {
+        ObjectNode data = NODES.objectNode();
+        data.put("type", "BOOKMARK");
+        data.putObject("object").putObject("metadata").put("resourceVersion", Long.toString(revision));
+        return WireFormat.SERVER_SENT_EVENTS.frame("BOOKMARK", bytes(data), revision);
+    }
+
+    /** An ERROR of the whole stream (a 410 when its resourceVersion left the history): the client relists. */
+    static Buffer streamError(ApiException e) {
+        ObjectNode data = NODES.objectNode();
+        data.put("type", "ERROR");
+        data.set("object", StatusBody.of(e));
+        // an EventSource forgets its Last-Event-ID, so that reconnecting starts over
+        return WireFormat.SERVER_SENT_EVENTS.frame("ERROR", bytes(data), WireFormat.RESET_ID);
+    }
+
+    private static Buffer append(Buffer frame, long id, String type, StreamedWatch watch, Buffer object) {
+        if (id == WireFormat.RESET_ID) {
+            frame.appendString("id\n");
+        } else if (id != WireFormat.NO_ID) {
+            frame.appendString("id: ").appendString(Long.toString(id)).appendByte((byte) '\n');
+        }
+        frame.appendString("event: ").appendString(type).appendString("\ndata: {\"watch\":\"")
+                .appendBytes(watch.quotedUrl()).appendBytes(TYPE)
+                .appendString(type).appendBytes(OBJECT).appendBuffer(object).appendBytes(END);
+        return frame;
+    }
+
+    private static byte[] bytes(JsonNode node) {
+        return node.toString().getBytes(StandardCharsets.UTF_8);
+    }
+}
