@@ -41,6 +41,13 @@ public interface WatchLoop {
     void detach(Subscriber subscriber, boolean slow);
 
     /**
+     * {@code subscriber} added a watch of {@code resource} (admitted already): its events are offered to it from now
+     * on, and it counts as an open watch.
+     */
+    default void watchAdded(Subscriber subscriber, String resource) {
+    }
+
+    /**
      * One of {@code subscriber}'s watches, of {@code resource}, ended while the others go on: its
      * {@link Subscriber#watchedResources()} no longer list it.
      */

@@ -41,14 +41,15 @@ final class Turns {
         scheduled = false;
         long end = System.nanoTime() + SLICE_NANOS;
         try {
-            do {
+            // a turn that takes another schedules a round for it, which may find it run already in this one
+            while (!waiting.isEmpty() && System.nanoTime() - end < 0) {
                 Runnable turn = waiting.poll();
                 try {
                     turn.run();
                 } catch (RuntimeException e) {
                     LOG.error("a watcher's turn failed; the others go on", e); // watchers end themselves: not expected
                 }
-            } while (!waiting.isEmpty() && System.nanoTime() - end < 0);
+            }
         } finally {
             // an Error out of one turn must not leave the others waiting for a turn nobody schedules
             if (!waiting.isEmpty() && !scheduled) {

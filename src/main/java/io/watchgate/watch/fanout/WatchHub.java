@@ -181,6 +181,12 @@ final class WatchHub implements WatchLoop {
     }
 
     @Override
+    public void watchAdded(Subscriber subscriber, String resource) {
+        hubs.watchStarted(resource, subscriber.form());
+        afterOffers(() -> byResource.computeIfAbsent(resource, r -> new LinkedHashSet<>()).add(subscriber));
+    }
+
+    @Override
     public void watchEnded(Subscriber subscriber, String resource) {
         hubs.watchEnded(resource, subscriber.form());
         if (!subscriber.watchedResources().contains(resource)) {

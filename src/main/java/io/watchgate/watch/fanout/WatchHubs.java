@@ -155,6 +155,10 @@ public class WatchHubs {
         }
     }
 
+    void watchStarted(String resource, String form) {
+        counts.started(resource, form);
+    }
+
     void watchEnded(String resource, String form) {
         active.decrementAndGet();
         counts.ended(resource, form);

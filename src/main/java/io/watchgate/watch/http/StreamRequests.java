@@ -28,8 +28,8 @@ final class StreamRequests {
     }
 
     /** Checks the stream's watch parameters as a whole: how many, and each given once. */
-    static void checkAll(List<String> urls, int maxWatches) {
-        if (urls.isEmpty()) {
+    static void checkAll(List<String> urls, int minWatches, int maxWatches) {
+        if (urls.size() < minWatches) {
             throw ApiException.badRequest("a stream needs one watch parameter or more, each the URL of a collection: "
                     + "/streams?watch=/api/v1/namespaces/default/configmaps");
         }

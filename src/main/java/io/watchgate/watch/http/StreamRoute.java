@@ -1,5 +1,6 @@
 package io.watchgate.watch.http;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -8,8 +9,10 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authz.WatchGrants;
+import io.watchgate.http.TrustedOrigins;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.request.QueryParameters;
+import io.watchgate.request.RequestEnd;
 import io.watchgate.request.RouteOrder;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.Store;
@@ -26,6 +29,7 @@ import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Serves streams of many watches: {@code GET /streams?watch=<collection URL>&watch=...} as one Server-Sent Events
@@ -51,9 +55,12 @@ public class StreamRoute {
     private final StreamConfig streams;
     private final WatchGrants grants;
     private final Refusals refusals;
+    private final ObjectMapper mapper;
+    private final TrustedOrigins origins = TrustedOrigins.configured(ConfigProvider.getConfig());
 
     StreamRoute(WatchSpecs specs, RevisionWait revisions, WatchHubs hubs, Store store, EncodedEvents frames,
-            WatchConfig config, StreamConfig streams, WatchGrants grants, Refusals refusals) {
+            WatchConfig config, StreamConfig streams, WatchGrants grants, Refusals refusals, ObjectMapper mapper) {
+        this.mapper = mapper;
         this.specs = specs;
         this.revisions = revisions;
         this.hubs = hubs;
@@ -77,13 +84,19 @@ public class StreamRoute {
         List<StreamedWatch> granted = new ArrayList<>();
         List<Refused> refused = new ArrayList<>();
         Duration lifetime;
+        boolean webSocket = WatchRoute.isWebSocketUpgrade(request);
+        if (webSocket && !origins.allows(request)) {
+            refusals.count(Refusals.Reason.WEBSOCKET_ORIGIN);
+            WatchRoute.reply(context, WatchRoute.foreignOrigin(request.getHeader(HttpHeaders.ORIGIN)));
+            return;
+        }
         try {
-            if (WatchRoute.isWebSocketUpgrade(request)) {
-                throw ApiException.badRequest("a stream is served as Server-Sent Events only, for now");
+            if (!webSocket) {
+                acceptable(request.getHeader(HttpHeaders.ACCEPT));
             }
-            acceptable(request.getHeader(HttpHeaders.ACCEPT));
             List<String> urls = QueryParameters.all(context, "watch");
-            StreamRequests.checkAll(urls, streams.maxWatches());
+            // a WebSocket may open with no watch: its client adds them by message
+            StreamRequests.checkAll(urls, webSocket ? 0 : 1, streams.maxWatches());
             lifetime = WatchSpec.lifetime(WatchRequests.timeout(QueryParameters.first(context, "timeoutSeconds")),
                     config);
             String lastEventId = request.getHeader("Last-Event-ID");
@@ -96,7 +109,7 @@ public class StreamRoute {
                     refused.add(new Refused(new StreamedWatch(url, asked.spec()), forbidden));
                 }
             }
-            if (granted.isEmpty()) {
+            if (granted.isEmpty() && !webSocket && !refused.isEmpty()) {
                 throw refused.get(0).why(); // no watch to serve: an EventSource told so with a 403 does not come back
             }
         } catch (ApiException e) {
@@ -111,9 +124,37 @@ public class StreamRoute {
             return;
         }
         long required = granted.stream().mapToLong(watch -> watch.spec().requiredRevision()).max().orElse(0);
-        revisions.whenStoreReaches(required, () -> open(context, granted, refused, lifetime), e -> {
+        revisions.whenStoreReaches(required, () -> {
+            if (webSocket) {
+                openSocket(context, granted, refused, lifetime);
+            } else {
+                open(context, granted, refused, lifetime);
+            }
+        }, e -> {
             hubs.release(places);
             WatchRoute.refuse(context, e, WireFormat.SERVER_SENT_EVENTS);
+        });
+    }
+
+    private void openSocket(RoutingContext context, List<StreamedWatch> watches, List<Refused> refused,
+            Duration lifetime) {
+        Runnable ended = RequestEnd.upgraded(context); // Vert.x ends no upgraded response: the socket does
+        context.request().toWebSocket().onSuccess(socket -> {
+            WebSocketSink sink = new WebSocketSink(socket, ended);
+            for (Refused watch : refused) {
+                sink.write(WatchStream.refusal(WireFormat.JSON_LINES, watch.watch(), watch.why()));
+            }
+            WatchStream[] started = new WatchStream[1];
+            hubs.start(loop -> started[0] = new WatchStream(watches, sink, loop, store, frames, config, lifetime),
+                    sink);
+            if (started[0] != null) {
+                StreamSocket messages = new StreamSocket(context, started[0], specs, grants, hubs, mapper,
+                        streams.maxWatches());
+                socket.textMessageHandler(messages::onMessage);
+            }
+        }).onFailure(e -> {
+            hubs.release(watches.size());
+            ended.run();
         });
     }
 
@@ -144,7 +185,7 @@ public class StreamRoute {
         response.writeHead();
         Buffer head = Buffer.buffer("retry: " + config.sseRetry().toMillis() + "\n\n");
         for (Refused watch : refused) {
-            head.appendBuffer(WatchStream.refusal(watch.watch(), watch.why()));
+            head.appendBuffer(WatchStream.refusal(WireFormat.SERVER_SENT_EVENTS, watch.watch(), watch.why()));
         }
         response.write(head);
         HttpStreamSink sink = new HttpStreamSink(response,

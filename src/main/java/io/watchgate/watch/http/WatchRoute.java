@@ -144,7 +144,7 @@ public class WatchRoute {
     }
 
     /** 403 for a WebSocket upgrade from a page whose origin is not allowed (see {@link TrustedOrigins}). */
-    private static ApiException foreignOrigin(String origin) {
+    static ApiException foreignOrigin(String origin) {
         String shown = origin.length() > 100 ? origin.substring(0, 100) + "..." : origin;
         return new ApiException(403, "Forbidden", "a watch over WebSocket from a page of origin \"" + shown
                 + "\" is not allowed: only the server's own origin and those of quarkus.http.cors.origins may "

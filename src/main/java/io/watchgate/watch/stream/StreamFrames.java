@@ -14,26 +14,79 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How a stream's events look on the wire, as Server-Sent Events: the usual {@code id:} (the resourceVersion to resume
- * the whole stream after) and {@code event:} (the type), and data that says which watch the event is for:
- * {@code {"watch":"<its URL>","type":"ADDED","object":{...}}}. The object's bytes are the event's own, shared with
- * every other watcher of it; only the few bytes around them are the stream's.
+ * How a stream's events look on the wire. Each is {@code {"watch":"<its tag>","type":"ADDED","object":{...}}}, the
+ * tag saying which watch it is for: the URL given for it over Server-Sent Events, the id given for it over a
+ * WebSocket. Over Server-Sent Events it is the data of an event with the usual {@code id:} (the resourceVersion to
+ * resume the whole stream after) and {@code event:} (the type); over a WebSocket it is one text message. The
+ * object's bytes are the event's own, shared with every other watcher of it; only the few bytes around them are the
+ * stream's.
  *
  * <p>A revision's frames carry its id on the last of them only: a client cut off between two frames of one revision
- * resumes before it, and gets both again rather than lose one. Bookmarks of the whole stream name no watch.
+ * resumes before it, and gets both again rather than lose one. Bookmarks and errors of the whole stream name no
+ * watch.
  */
-final class StreamFrames {
+enum StreamFrames {
+
+    EVENT_STREAM {
+        @Override
+        Buffer frame(long id, String type, byte[] data) {
+            return WireFormat.SERVER_SENT_EVENTS.frame(type, data, id);
+        }
+
+        @Override
+        void open(Buffer frame, long id, String type) {
+            if (id == WireFormat.RESET_ID) {
+                frame.appendString("id\n");
+            } else if (id != WireFormat.NO_ID) {
+                frame.appendString("id: ").appendString(Long.toString(id)).appendByte((byte) '\n');
+            }
+            frame.appendString("event: ").appendString(type).appendString("\ndata: ");
+        }
+
+        @Override
+        void close(Buffer frame) {
+            frame.appendBytes(SSE_END);
+        }
+    },
+
+    WEBSOCKET {
+        @Override
+        Buffer frame(long id, String type, byte[] data) {
+            return Buffer.buffer(data);
+        }
+
+        @Override
+        void open(Buffer frame, long id, String type) {
+            // the objects carry their resourceVersions: a WebSocket client resumes from them
+        }
+
+        @Override
+        void close(Buffer frame) {
+            frame.appendByte((byte) '}');
+        }
+    };
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final byte[] WATCH = "{\"watch\":\"".getBytes(StandardCharsets.UTF_8);
     private static final byte[] TYPE = "\",\"type\":\"".getBytes(StandardCharsets.UTF_8);
     private static final byte[] OBJECT = "\",\"object\":".getBytes(StandardCharsets.UTF_8);
-    private static final byte[] END = "}\n\n".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SSE_END = "}\n\n".getBytes(StandardCharsets.UTF_8);
 
-    /** The frames of one committed event for the watches it concerns, and how many there are. */
-    record Delivery(Buffer frames, int events) {
+    /** The frames of one committed event for the watches it concerns (one buffer, or one message each). */
+    record Delivery(List<Buffer> frames, int events) {
     }
 
-    private StreamFrames() {
+    /** A frame of the whole stream, {@code data} its JSON. */
+    abstract Buffer frame(long id, String type, byte[] data);
+
+    /** What comes before an event's JSON. */
+    abstract void open(Buffer frame, long id, String type);
+
+    /** What comes after the object, closing the JSON and the frame. */
+    abstract void close(Buffer frame);
+
+    static StreamFrames of(WireFormat format) {
+        return format == WireFormat.SERVER_SENT_EVENTS ? EVENT_STREAM : WEBSOCKET;
     }
 
     /**
@@ -41,7 +94,7 @@ final class StreamFrames {
      * after each one's {@link StreamedWatch#since()}), the last with the event's revision as its id unless
      * {@code ids} is false; null when it concerns none.
      */
-    static Delivery of(EncodedEvent encoded, List<StreamedWatch> watches, boolean ids) {
+    Delivery of(EncodedEvent encoded, List<StreamedWatch> watches, boolean ids) {
         List<StreamedWatch> concerned = null;
         List<EncodedEvent.Variant> variants = null;
         for (StreamedWatch watch : watches) {
@@ -62,23 +115,29 @@ final class StreamFrames {
         if (concerned == null) {
             return null;
         }
-        Buffer frames = Buffer.buffer(encoded.event().object().json().length + 160 * concerned.size());
+        int size = encoded.event().object().json().length + 160;
+        List<Buffer> frames = new ArrayList<>(this == EVENT_STREAM ? 1 : concerned.size());
+        Buffer frame = null;
         for (int i = 0; i < concerned.size(); i++) {
+            if (frame == null || this == WEBSOCKET) {
+                frame = Buffer.buffer(this == EVENT_STREAM ? size * concerned.size() : size);
+                frames.add(frame);
+            }
             StreamedWatch watch = concerned.get(i);
             EncodedEvent.Variant variant = variants.get(i);
             long id = ids && i == concerned.size() - 1 ? encoded.revision() : WireFormat.NO_ID;
-            append(frames, id, encoded.type(variant), watch, encoded.object(variant, watch.spec().rendering()));
+            append(frame, id, encoded.type(variant), watch, encoded.object(variant, watch.spec().rendering()));
         }
         return new Delivery(frames, concerned.size());
     }
 
     /** An event of {@code watch} (an initial one, with {@link WireFormat#NO_ID}). */
-    static Buffer event(long id, String type, StreamedWatch watch, Buffer object) {
+    Buffer event(long id, String type, StreamedWatch watch, Buffer object) {
         return append(Buffer.buffer(object.length() + 160), id, type, watch, object);
     }
 
     /** The bookmark after a watch's initial events: an object of its type, with the annotation that says so. */
-    static Buffer initialEventsEnd(StreamedWatch watch, long revision, long id) {
+    Buffer initialEventsEnd(StreamedWatch watch, long revision, long id) {
         ObjectNode object = NODES.objectNode();
         object.put("kind", watch.spec().type().kind());
         object.put("apiVersion", watch.spec().type().apiVersion());
@@ -89,36 +148,40 @@ final class StreamFrames {
     }
 
     /** An ERROR event of one watch, which ends it alone (a 403 when its user may no longer watch it). */
-    static Buffer error(StreamedWatch watch, ApiException e) {
+    Buffer error(StreamedWatch watch, ApiException e) {
         return event(WireFormat.NO_ID, "ERROR", watch, Buffer.buffer(StatusBody.of(e).toString()));
     }
 
     /** A bookmark of the whole stream: everything through {@code revision} has been sent. */
-    static Buffer bookmark(long revision) {
+    Buffer bookmark(long revision) {
         ObjectNode data = NODES.objectNode();
         data.put("type", "BOOKMARK");
         data.putObject("object").putObject("metadata").put("resourceVersion", Long.toString(revision));
-        return WireFormat.SERVER_SENT_EVENTS.frame("BOOKMARK", bytes(data), revision);
+        return frame(revision, "BOOKMARK", bytes(data));
+    }
+
+    /** An ERROR of the whole stream that does not end it: a WebSocket message that asked for nothing it could do. */
+    Buffer streamNotice(ApiException e) {
+        ObjectNode data = NODES.objectNode();
+        data.put("type", "ERROR");
+        data.set("object", StatusBody.of(e));
+        return frame(WireFormat.NO_ID, "ERROR", bytes(data));
     }
 
     /** An ERROR of the whole stream (a 410 when its resourceVersion left the history): the client relists. */
-    static Buffer streamError(ApiException e) {
+    Buffer streamError(ApiException e) {
         ObjectNode data = NODES.objectNode();
         data.put("type", "ERROR");
         data.set("object", StatusBody.of(e));
         // an EventSource forgets its Last-Event-ID, so that reconnecting starts over
-        return WireFormat.SERVER_SENT_EVENTS.frame("ERROR", bytes(data), WireFormat.RESET_ID);
+        return frame(WireFormat.RESET_ID, "ERROR", bytes(data));
     }
 
-    private static Buffer append(Buffer frame, long id, String type, StreamedWatch watch, Buffer object) {
-        if (id == WireFormat.RESET_ID) {
-            frame.appendString("id\n");
-        } else if (id != WireFormat.NO_ID) {
-            frame.appendString("id: ").appendString(Long.toString(id)).appendByte((byte) '\n');
-        }
-        frame.appendString("event: ").appendString(type).appendString("\ndata: {\"watch\":\"")
-                .appendBytes(watch.quotedUrl()).appendBytes(TYPE)
-                .appendString(type).appendBytes(OBJECT).appendBuffer(object).appendBytes(END);
+    private Buffer append(Buffer frame, long id, String type, StreamedWatch watch, Buffer object) {
+        open(frame, id, type);
+        frame.appendBytes(WATCH).appendBytes(watch.quotedTag()).appendBytes(TYPE).appendString(type)
+                .appendBytes(OBJECT).appendBuffer(object);
+        close(frame);
         return frame;
     }
 

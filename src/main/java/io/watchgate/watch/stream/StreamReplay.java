@@ -23,6 +23,7 @@ final class StreamReplay {
     enum Stop { CLIENT_FULL, BATCH_SENT, COMPACTED }
 
     private final List<StreamedWatch> watches;
+    private final StreamFrames format;
     private final Store store;
     private final EncodedEvents frames;
     private final WatchConfig config;
@@ -32,9 +33,10 @@ final class StreamReplay {
     private long handledThrough;
     private long oldestRetained;
 
-    StreamReplay(List<StreamedWatch> watches, Store store, EncodedEvents frames, WatchConfig config, WatchSink sink,
-            WatchLoop loop, Consumer<Buffer> send) {
+    StreamReplay(List<StreamedWatch> watches, StreamFrames format, Store store, EncodedEvents frames,
+            WatchConfig config, WatchSink sink, WatchLoop loop, Consumer<Buffer> send) {
         this.watches = watches;
+        this.format = format;
         this.store = store;
         this.frames = frames;
         this.config = config;
@@ -67,11 +69,13 @@ final class StreamReplay {
                     return Stop.BATCH_SENT;
                 }
                 handledThrough = event.revision();
-                StreamFrames.Delivery delivery = StreamFrames.of(frames.of(event), watches, ids);
+                StreamFrames.Delivery delivery = format.of(frames.of(event), watches, ids);
                 if (delivery != null) {
-                    send.accept(delivery.frames());
+                    for (Buffer frame : delivery.frames()) {
+                        send.accept(frame);
+                        bytes += frame.length();
+                    }
                     sent += delivery.events();
-                    bytes += delivery.frames().length();
                     if (sink.writeQueueFull()) {
                         return Stop.CLIENT_FULL;
                     }

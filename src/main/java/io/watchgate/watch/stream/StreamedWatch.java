@@ -4,31 +4,42 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.watchgate.watch.WatchSpec;
 
 /**
- * One watch of a stream: the collection URL its client gave, exactly as given (its events carry it back), and what
- * it asks for. Which events it is sent is decided as for a single watch of {@code spec}; the stream only adds from
+ * One watch of a stream: the collection URL its client gave, the tag its events carry back to say they are its (that
+ * URL exactly as given, or over a WebSocket the id the client gave it), and what it asks for. Which events it is sent is decided as for a single watch of {@code spec}; the stream only adds from
  * which revision on ({@link #since()}).
  */
 public final class StreamedWatch {
 
+    private final String tag;
     private final String url;
-    /** The URL as the inside of a JSON string, as every event of this watch carries it. */
-    private final byte[] quotedUrl;
+    /** The tag as the inside of a JSON string, as every event of this watch carries it. */
+    private final byte[] quotedTag;
     private final WatchSpec spec;
     private long since;
     private boolean ended;
 
+    /** A watch tagged with its URL, as over Server-Sent Events. */
     public StreamedWatch(String url, WatchSpec spec) {
+        this(url, url, spec);
+    }
+
+    public StreamedWatch(String tag, String url, WatchSpec spec) {
+        this.tag = tag;
         this.url = url;
-        this.quotedUrl = JsonStringEncoder.getInstance().quoteAsUTF8(url);
+        this.quotedTag = JsonStringEncoder.getInstance().quoteAsUTF8(tag);
         this.spec = spec;
+    }
+
+    public String tag() {
+        return tag;
     }
 
     public String url() {
         return url;
     }
 
-    byte[] quotedUrl() {
-        return quotedUrl;
+    byte[] quotedTag() {
+        return quotedTag;
     }
 
     public WatchSpec spec() {

@@ -1,5 +1,6 @@
 package io.watchgate.watch.stream;
 
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.Store;
@@ -36,6 +37,7 @@ public final class WatchStream implements Subscriber {
     private enum State { CATCHING_UP, SNAPSHOT, LIVE, STALLED, ENDED }
 
     private final List<StreamedWatch> watches;
+    private final StreamFrames format;
     private final WatchSink sink;
     private final WatchLoop loop;
     private final Store store;
@@ -62,18 +64,19 @@ public final class WatchStream implements Subscriber {
     public WatchStream(List<StreamedWatch> watches, WatchSink sink, WatchLoop loop, Store store, EncodedEvents frames,
             WatchConfig config, Duration lifetime) {
         this.watches = new ArrayList<>(watches);
+        this.format = StreamFrames.of(sink.format());
         this.sink = sink;
         this.loop = loop;
         this.store = store;
         this.config = config;
         this.lifetime = lifetime;
         this.stall = new Stall(this, sink, loop, config);
-        this.history = new StreamReplay(this.watches, store, frames, config, sink, loop, this::send);
+        this.history = new StreamReplay(this.watches, format, store, frames, config, sink, loop, this::send);
     }
 
-    /** The event that tells a client one watch of its stream was refused (a 403): the others go on. */
-    public static Buffer refusal(StreamedWatch watch, ApiException why) {
-        return StreamFrames.error(watch, why);
+    /** The event that tells a client one watch of its stream in {@code wire} was refused: the others go on. */
+    public static Buffer refusal(WireFormat wire, StreamedWatch watch, ApiException why) {
+        return StreamFrames.of(wire).error(watch, why);
     }
 
     @Override
@@ -103,9 +106,11 @@ public final class WatchStream implements Subscriber {
         }
         loop.schedule(this, TimerKind.END, lifetime.toMillis());
         loop.schedule(this, TimerKind.BOOKMARK, config.bookmarkInterval().toMillis());
-        loop.schedule(this, TimerKind.HEARTBEAT, config.sseHeartbeat().toMillis());
+        if (format == StreamFrames.EVENT_STREAM) {
+            loop.schedule(this, TimerKind.HEARTBEAT, config.sseHeartbeat().toMillis());
+        }
         snapshotRevision = store.currentRevision();
-        position = Long.MAX_VALUE;
+        position = snapshotRevision; // where a stream that opens with no watch (a WebSocket's) starts
         for (StreamedWatch watch : watches) {
             long resourceVersion = watch.spec().resourceVersion();
             watch.startAfter(!watch.spec().initialEvents() && resourceVersion > 0 ? resourceVersion : snapshotRevision);
@@ -164,7 +169,8 @@ public final class WatchStream implements Subscriber {
             }
             if (initialEvents == null) {
                 initialEvents = new InitialEvents(snapshotRevision, watch.spec(), store, config, sink, loop,
-                        object -> StreamFrames.event(WireFormat.NO_ID, "ADDED", watch, Buffer.buffer(object)),
+                        object -> format.event(WireFormat.NO_ID, "ADDED", watch,
+                                Buffer.buffer(Unpooled.wrappedBuffer(object))),
                         this::send);
             }
             switch (initialEvents.sendStretch()) {
@@ -193,7 +199,7 @@ public final class WatchStream implements Subscriber {
         snapshotsSent.removeIf(StreamedWatch::hasEnded);
         for (int i = 0; i < snapshotsSent.size(); i++) {
             long id = i == snapshotsSent.size() - 1 ? snapshotRevision : WireFormat.NO_ID;
-            send(StreamFrames.initialEventsEnd(snapshotsSent.get(i), snapshotRevision, id));
+            send(format.initialEventsEnd(snapshotsSent.get(i), snapshotRevision, id));
             loop.bookmarkSent();
         }
         snapshotsSent.clear();
@@ -212,6 +218,80 @@ public final class WatchStream implements Subscriber {
         stall.cancel();
     }
 
+    /**
+     * Adds a watch to the running stream (a WebSocket client's {@code watch} message); it was admitted and
+     * authorized. It starts where the stream is: with its initial events at the store's newest revision (the stream's
+     * other watches catching up to it from history first, so that one order holds), or with the changes after the
+     * stream's position or after its own later resourceVersion. Not before: the stream is past it.
+     *
+     * @throws ApiException 400 for a resourceVersion the stream has passed
+     */
+    public void add(StreamedWatch watch) {
+        if (state == State.ENDED) {
+            return;
+        }
+        if (state == State.LIVE) {
+            // it was offered every event its loop fanned out of the types it watches, and the others are not its
+            position = Math.max(position, loop.lastRevision());
+        }
+        long resourceVersion = watch.spec().resourceVersion();
+        if (watch.spec().initialEvents()) {
+            if (snapshotsDue.isEmpty()) {
+                // the newest state; the stream's other watches catch up to it from history first
+                snapshotRevision = Math.max(position, store.currentRevision());
+            }
+            watch.startAfter(snapshotRevision);
+            snapshotsDue.add(watch);
+        } else if (resourceVersion > 0 && resourceVersion < position) {
+            throw ApiException.badRequest("resourceVersion " + resourceVersion + " is before the stream's position "
+                    + position + ": a watch added to a running stream starts there or later (ask for its initial "
+                    + "events, or give its resourceVersion when the stream opens)");
+        } else {
+            watch.startAfter(Math.max(resourceVersion, position));
+        }
+        watches.add(watch);
+        loop.watchAdded(this, watch.spec().type().resource());
+        if (state == State.LIVE && !snapshotsDue.isEmpty()) {
+            state = State.CATCHING_UP; // live events wait in history until the new watch has its state
+            soon(this::catchUp);
+        }
+    }
+
+    /** Ends the watch tagged {@code tag} (a WebSocket client's {@code stop} message); false if there is none. */
+    public boolean stop(String tag) {
+        for (StreamedWatch watch : watches) {
+            if (watch.tag().equals(tag)) {
+                removed(watch);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether one of its watches is tagged {@code tag}. */
+    public boolean has(String tag) {
+        return watches.stream().anyMatch(watch -> watch.tag().equals(tag));
+    }
+
+    public int watchCount() {
+        return watches.size();
+    }
+
+    /** Tells the client of something refused: of one watch when {@code tag} is given, else of the stream. */
+    public void refuse(String tag, ApiException e) {
+        if (state == State.ENDED) {
+            return;
+        }
+        send(tag == null ? format.streamNotice(e) : format.error(new StreamedWatch(tag, "", null), e));
+        stallIfFull();
+    }
+
+    private void removed(StreamedWatch watch) {
+        watch.end();
+        watches.remove(watch);
+        loop.watchEnded(this, watch.spec().type().resource());
+    }
+
     @Override
     public boolean offer(EncodedEvent event) {
         if (state == State.LIVE) {
@@ -219,11 +299,13 @@ public final class WatchStream implements Subscriber {
                 return false; // delivered from history already
             }
             position = event.revision();
-            StreamFrames.Delivery delivery = StreamFrames.of(event, watches, true);
+            StreamFrames.Delivery delivery = format.of(event, watches, true);
             if (delivery == null) {
                 return false;
             }
-            send(delivery.frames());
+            for (Buffer frame : delivery.frames()) {
+                send(frame);
+            }
             if (delivery.events() > 1) {
                 loop.eventsSent(delivery.events() - 1); // the loop counts one per subscriber
             }
@@ -290,7 +372,7 @@ public final class WatchStream implements Subscriber {
     private void writeBookmark() {
         position = Math.max(position, loop.lastRevision());
         if (position > lastId) {
-            send(StreamFrames.bookmark(position));
+            send(format.bookmark(position));
             loop.bookmarkSent();
         }
     }
@@ -381,7 +463,7 @@ public final class WatchStream implements Subscriber {
 
     /** The stream's position is older than the history: one ERROR for the whole stream, and every watch relists. */
     private void expire(long requested, long oldest) {
-        send(StreamFrames.streamError(ApiException.expired("too old resource version: " + requested + " (" + oldest
+        send(format.streamError(ApiException.expired("too old resource version: " + requested + " (" + oldest
                 + "): the stream cannot resume there; relist each of its watches")));
         state = State.ENDED;
         loop.detach(this, false);
@@ -393,18 +475,16 @@ public final class WatchStream implements Subscriber {
     public void recheckGrants() {
         for (StreamedWatch watch : watches) {
             if (!watch.hasEnded() && !watch.spec().grant().holds()) {
-                send(StreamFrames.error(watch, new ApiException(403, "Forbidden", "the watch " + watch.url()
+                send(format.error(watch, new ApiException(403, "Forbidden", "the watch " + watch.url()
                         + " is no longer allowed: its user's permissions changed, or the session ended",
                         ApiException.Details.NONE, null, null)));
-                watch.end();
-                watches.remove(watch);
-                loop.watchEnded(this, watch.spec().type().resource());
+                removed(watch);
                 recheckGrants(); // the list changed under the loop: go over it again
                 return;
             }
         }
-        if (watches.isEmpty()) {
-            end();
+        if (watches.isEmpty() && format == StreamFrames.EVENT_STREAM) {
+            end(); // nothing left to watch; a WebSocket client may add more
         }
     }
 }

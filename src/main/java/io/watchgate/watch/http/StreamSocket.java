@@ -1,0 +1,127 @@
+package io.watchgate.watch.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.ext.web.RoutingContext;
+import io.watchgate.authz.WatchGrants;
+import io.watchgate.status.ApiException;
+import io.watchgate.watch.fanout.WatchHubs;
+import io.watchgate.watch.stream.StreamedWatch;
+import io.watchgate.watch.stream.WatchStream;
+import java.util.regex.Pattern;
+
+/**
+ * A stream over a WebSocket, whose client adds and stops watches while connected, one JSON message each:
+ * {@code {"op":"watch","id":"w1","url":"/api/v1/namespaces/a/configmaps?labelSelector=app%3Dx"}} and
+ * {@code {"op":"stop","id":"w1"}}. A watch added is read and authorized as the single watch its URL stands for, and
+ * admitted among the server's watches; its events are tagged with its id. What cannot be done is answered with an
+ * ERROR tagged with the id (or, for a message with none, of the stream), and the stream goes on. Runs on the
+ * socket's event loop, the stream's.
+ */
+final class StreamSocket {
+
+    /** A message is a few hundred bytes: a longer one is refused unread. */
+    static final int MAX_MESSAGE_BYTES = 16 * 1024;
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+
+    private final RoutingContext context;
+    private final WatchStream stream;
+    private final WatchSpecs specs;
+    private final WatchGrants grants;
+    private final WatchHubs hubs;
+    private final ObjectMapper mapper;
+    private final int maxWatches;
+
+    StreamSocket(RoutingContext context, WatchStream stream, WatchSpecs specs, WatchGrants grants, WatchHubs hubs,
+            ObjectMapper mapper, int maxWatches) {
+        this.context = context;
+        this.stream = stream;
+        this.specs = specs;
+        this.grants = grants;
+        this.hubs = hubs;
+        this.mapper = mapper;
+        this.maxWatches = maxWatches;
+    }
+
+    void onMessage(String text) {
+        if (stream.hasEnded()) {
+            return;
+        }
+        String id = null;
+        try {
+            if (text.length() > MAX_MESSAGE_BYTES) {
+                throw ApiException.badRequest("a message is at most " + MAX_MESSAGE_BYTES + " bytes; this one has "
+                        + text.length());
+            }
+            JsonNode message = read(text);
+            id = text(message, "id");
+            if (id == null || !ID.matcher(id).matches()) {
+                String given = id;
+                id = null;
+                throw ApiException.badRequest("id: Invalid value: " + (given == null ? "none" : "\"" + given + "\"")
+                        + ": each message names its watch with an id of 1 to 64 letters, digits, '.', '_', ':' or '-'");
+            }
+            String op = text(message, "op");
+            if ("watch".equals(op)) {
+                watch(id, text(message, "url"));
+            } else if ("stop".equals(op)) {
+                if (!stream.stop(id)) {
+                    throw new ApiException(404, "NotFound", "no watch \"" + id + "\" in this stream");
+                }
+            } else {
+                throw ApiException.badRequest("op: Unsupported value: " + (op == null ? "none" : "\"" + op + "\"")
+                        + ": supported values: \"watch\", \"stop\"");
+            }
+        } catch (ApiException e) {
+            stream.refuse(id, e);
+        }
+    }
+
+    private void watch(String id, String url) {
+        if (stream.has(id)) {
+            throw ApiException.badRequest("the stream has a watch \"" + id + "\" already: stop it first");
+        }
+        if (url == null) {
+            throw ApiException.badRequest("url: Required value: the collection to watch, as /api/v1/configmaps");
+        }
+        if (stream.watchCount() >= maxWatches) {
+            throw ApiException.badRequest("a stream carries at most " + maxWatches + " watches");
+        }
+        StreamRequests.Asked asked = StreamRequests.parse(url, specs, null);
+        StreamedWatch watch = new StreamedWatch(id, url, asked.spec().grantedBy(grants.authorize(context,
+                asked.info())));
+        hubs.admit(1);
+        try {
+            stream.add(watch);
+        } catch (RuntimeException e) {
+            hubs.release(1);
+            throw e;
+        }
+    }
+
+    private JsonNode read(String text) {
+        try {
+            JsonNode message = mapper.readTree(text);
+            if (message == null || !message.isObject()) {
+                throw ApiException.badRequest("a message is a JSON object: {\"op\":\"watch\",\"id\":\"w1\",\"url\":"
+                        + "\"/api/v1/configmaps\"} or {\"op\":\"stop\",\"id\":\"w1\"}");
+            }
+            return message;
+        } catch (JsonProcessingException e) {
+            throw ApiException.badRequest("a message is a JSON object, and this one is not JSON: "
+                    + e.getOriginalMessage());
+        }
+    }
+
+    private static String text(JsonNode message, String field) {
+        JsonNode value = message.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw ApiException.badRequest(field + ": Invalid value: must be a string");
+        }
+        return value.asText();
+    }
+}
