@@ -11,6 +11,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authz.WatchGrants;
 import io.watchgate.http.TrustedOrigins;
 import io.watchgate.metrics.Refusals;
+import io.watchgate.request.QueryFlags;
 import io.watchgate.request.QueryParameters;
 import io.watchgate.request.RequestEnd;
 import io.watchgate.request.RouteOrder;
@@ -18,6 +19,8 @@ import io.watchgate.status.ApiException;
 import io.watchgate.store.Store;
 import io.watchgate.watch.EncodedEvents;
 import io.watchgate.watch.WatchConfig;
+import io.watchgate.watch.WatchLoop;
+import io.watchgate.watch.WatchSink;
 import io.watchgate.watch.WatchSpec;
 import io.watchgate.watch.WireFormat;
 import io.watchgate.watch.fanout.WatchHubs;
@@ -79,11 +82,16 @@ public class StreamRoute {
     private record Refused(StreamedWatch watch, ApiException why) {
     }
 
+    /** A stream as asked for: the watches it serves, those refused, when it ends, and what it coalesces (or 0). */
+    private record Asked(List<StreamedWatch> watches, List<Refused> refused, Duration lifetime, int coalesce) {
+    }
+
     private void handle(RoutingContext context) {
         HttpServerRequest request = context.request();
         List<StreamedWatch> granted = new ArrayList<>();
         List<Refused> refused = new ArrayList<>();
         Duration lifetime;
+        int coalesce;
         boolean webSocket = WatchRoute.isWebSocketUpgrade(request);
         if (webSocket && !origins.allows(request)) {
             refusals.count(Refusals.Reason.WEBSOCKET_ORIGIN);
@@ -99,6 +107,8 @@ public class StreamRoute {
             StreamRequests.checkAll(urls, webSocket ? 0 : 1, streams.maxWatches());
             lifetime = WatchSpec.lifetime(WatchRequests.timeout(QueryParameters.first(context, "timeoutSeconds")),
                     config);
+            coalesce = QueryFlags.bool("coalesce", QueryParameters.first(context, "coalesce"))
+                    ? streams.maxCoalescedObjects() : 0;
             String lastEventId = request.getHeader("Last-Event-ID");
             for (String url : urls) {
                 StreamRequests.Asked asked = StreamRequests.parse(url, specs, lastEventId);
@@ -124,11 +134,12 @@ public class StreamRoute {
             return;
         }
         long required = granted.stream().mapToLong(watch -> watch.spec().requiredRevision()).max().orElse(0);
+        Asked asked = new Asked(granted, refused, lifetime, coalesce);
         revisions.whenStoreReaches(required, () -> {
             if (webSocket) {
-                openSocket(context, granted, refused, lifetime);
+                openSocket(context, asked);
             } else {
-                open(context, granted, refused, lifetime);
+                open(context, asked);
             }
         }, e -> {
             hubs.release(places);
@@ -136,24 +147,22 @@ public class StreamRoute {
         });
     }
 
-    private void openSocket(RoutingContext context, List<StreamedWatch> watches, List<Refused> refused,
-            Duration lifetime) {
+    private void openSocket(RoutingContext context, Asked asked) {
         Runnable ended = RequestEnd.upgraded(context); // Vert.x ends no upgraded response: the socket does
         context.request().toWebSocket().onSuccess(socket -> {
             WebSocketSink sink = new WebSocketSink(socket, ended);
-            for (Refused watch : refused) {
+            for (Refused watch : asked.refused()) {
                 sink.write(WatchStream.refusal(WireFormat.JSON_LINES, watch.watch(), watch.why()));
             }
             WatchStream[] started = new WatchStream[1];
-            hubs.start(loop -> started[0] = new WatchStream(watches, sink, loop, store, frames, config, lifetime),
-                    sink);
+            hubs.start(loop -> started[0] = stream(asked, sink, loop), sink);
             if (started[0] != null) {
                 StreamSocket messages = new StreamSocket(context, started[0], specs, grants, hubs, mapper,
                         streams.maxWatches());
                 socket.textMessageHandler(messages::onMessage);
             }
         }).onFailure(e -> {
-            hubs.release(watches.size());
+            hubs.release(asked.watches().size());
             ended.run();
         });
     }
@@ -168,10 +177,14 @@ public class StreamRoute {
                 + "; the Accept header asks for " + StreamRequests.shown(accept));
     }
 
-    private void open(RoutingContext context, List<StreamedWatch> watches, List<Refused> refused, Duration lifetime) {
+    private WatchStream stream(Asked asked, WatchSink sink, WatchLoop loop) {
+        return new WatchStream(asked.watches(), sink, loop, store, frames, config, asked.lifetime(), asked.coalesce());
+    }
+
+    private void open(RoutingContext context, Asked asked) {
         HttpServerRequest request = context.request();
         if (context.response().closed()) {
-            hubs.release(watches.size()); // the client left while the stream waited for its resourceVersion
+            hubs.release(asked.watches().size()); // the client left while the stream waited for its resourceVersion
             return;
         }
         HttpServerResponse response = context.response();
@@ -184,12 +197,12 @@ public class StreamRoute {
         }
         response.writeHead();
         Buffer head = Buffer.buffer("retry: " + config.sseRetry().toMillis() + "\n\n");
-        for (Refused watch : refused) {
+        for (Refused watch : asked.refused()) {
             head.appendBuffer(WatchStream.refusal(WireFormat.SERVER_SENT_EVENTS, watch.watch(), watch.why()));
         }
         response.write(head);
         HttpStreamSink sink = new HttpStreamSink(response,
                 request.version() == HttpVersion.HTTP_2 ? null : request.connection(), WireFormat.SERVER_SENT_EVENTS);
-        hubs.start(loop -> new WatchStream(watches, sink, loop, store, frames, config, lifetime), sink);
+        hubs.start(loop -> stream(asked, sink, loop), sink);
     }
 }

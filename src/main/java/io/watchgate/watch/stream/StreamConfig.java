@@ -10,4 +10,12 @@ public interface StreamConfig {
     /** Watches one stream may carry; a request for more is refused with 400. Each counts as a watch of the server. */
     @WithDefault("100")
     int maxWatches();
+
+    /**
+     * A stream that asked to coalesce ({@code coalesce=true}) keeps, while its client is behind, the latest change of
+     * at most this many objects (and {@code watchgate.watch.max-backlog-bytes} of them); past either it is ended, as
+     * any stream whose client falls behind.
+     */
+    @WithDefault("10000")
+    int maxCoalescedObjects();
 }

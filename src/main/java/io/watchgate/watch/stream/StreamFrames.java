@@ -70,6 +70,7 @@ enum StreamFrames {
     private static final byte[] WATCH = "{\"watch\":\"".getBytes(StandardCharsets.UTF_8);
     private static final byte[] TYPE = "\",\"type\":\"".getBytes(StandardCharsets.UTF_8);
     private static final byte[] OBJECT = "\",\"object\":".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] COALESCED_OBJECT = "\",\"coalesced\":true,\"object\":".getBytes(StandardCharsets.UTF_8);
     private static final byte[] SSE_END = "}\n\n".getBytes(StandardCharsets.UTF_8);
 
     /** The frames of one committed event for the watches it concerns (one buffer, or one message each). */
@@ -136,6 +137,11 @@ enum StreamFrames {
         return append(Buffer.buffer(object.length() + 160), id, type, watch, object);
     }
 
+    /** An event standing for all the changes of one object a client fell behind on (see {@link Coalescer}). */
+    Buffer coalesced(long id, String type, StreamedWatch watch, Buffer object) {
+        return append(Buffer.buffer(object.length() + 180), id, type, watch, object, COALESCED_OBJECT);
+    }
+
     /** The bookmark after a watch's initial events: an object of its type, with the annotation that says so. */
     Buffer initialEventsEnd(StreamedWatch watch, long revision, long id) {
         ObjectNode object = NODES.objectNode();
@@ -178,9 +184,13 @@ enum StreamFrames {
     }
 
     private Buffer append(Buffer frame, long id, String type, StreamedWatch watch, Buffer object) {
+        return append(frame, id, type, watch, object, OBJECT);
+    }
+
+    private Buffer append(Buffer frame, long id, String type, StreamedWatch watch, Buffer object, byte[] beforeObject) {
         open(frame, id, type);
         frame.appendBytes(WATCH).appendBytes(watch.quotedTag()).appendBytes(TYPE).appendString(type)
-                .appendBytes(OBJECT).appendBuffer(object);
+                .appendBytes(beforeObject).appendBuffer(object);
         close(frame);
         return frame;
     }

@@ -34,7 +34,7 @@ public final class WatchStream implements Subscriber {
 
     private static final Logger LOG = Logger.getLogger(WatchStream.class);
 
-    private enum State { CATCHING_UP, SNAPSHOT, LIVE, STALLED, ENDED }
+    private enum State { CATCHING_UP, SNAPSHOT, LIVE, STALLED, COALESCING, ENDED }
 
     private final List<StreamedWatch> watches;
     private final StreamFrames format;
@@ -45,6 +45,8 @@ public final class WatchStream implements Subscriber {
     private final Duration lifetime;
     private final Stall stall;
     private final StreamReplay history;
+    /** What a coalescing stream keeps while its client is behind (see {@link Coalescer}); null for the others. */
+    private final Coalescer coalescer;
     private State state = State.CATCHING_UP;
     private long position;
     /** The revision the snapshots are taken at: the store's when the stream started. */
@@ -60,9 +62,12 @@ public final class WatchStream implements Subscriber {
     /**
      * @param watches  its watches, each already authorized and counted as admitted
      * @param lifetime when the server ends it
+     * @param coalesce for a stream that asked to coalesce, the most objects it keeps while its client is behind
+     *                 (see {@link Coalescer}); 0 for a stream whose client falling behind is ended, as a single watch
      */
     public WatchStream(List<StreamedWatch> watches, WatchSink sink, WatchLoop loop, Store store, EncodedEvents frames,
-            WatchConfig config, Duration lifetime) {
+            WatchConfig config, Duration lifetime, int coalesce) {
+        this.coalescer = coalesce > 0 ? new Coalescer(coalesce, config.maxBacklogBytes()) : null;
         this.watches = new ArrayList<>(watches);
         this.format = StreamFrames.of(sink.format());
         this.sink = sink;
@@ -294,6 +299,16 @@ public final class WatchStream implements Subscriber {
 
     @Override
     public boolean offer(EncodedEvent event) {
+        if (state == State.COALESCING) {
+            if (event.revision() > position) {
+                position = event.revision();
+                String over = coalescer.add(event, watches);
+                if (over != null) {
+                    endSlow(over);
+                }
+            }
+            return false;
+        }
         if (state == State.LIVE) {
             if (event.revision() <= position) {
                 return false; // delivered from history already
@@ -334,11 +349,41 @@ public final class WatchStream implements Subscriber {
     }
 
     private void stall() {
+        if (coalescer != null && state == State.LIVE) {
+            state = State.COALESCING; // from now on each object's latest change is kept, not each event
+            stall.afterDrain(this::sendCoalesced);
+            return;
+        }
         state = State.STALLED;
         stall.afterDrain(() -> {
             state = State.CATCHING_UP;
             catchUp();
         });
+    }
+
+    /** What was kept while the client was behind, oldest first, as far as it reads; then live again. */
+    private void sendCoalesced() {
+        long bytes = 0;
+        while (state == State.COALESCING && !coalescer.isEmpty()) {
+            int events = 0;
+            for (Buffer frame : coalescer.takeOldest(format)) {
+                send(frame);
+                bytes += frame.length();
+                events++;
+            }
+            loop.eventsSent(events);
+            if (sink.writeQueueFull()) {
+                stall.afterDrain(this::sendCoalesced);
+                return;
+            }
+            if (bytes >= config.batchBytes()) {
+                soon(this::sendCoalesced);
+                return;
+            }
+        }
+        if (state == State.COALESCING) {
+            goLive();
+        }
     }
 
     @Override

@@ -54,9 +54,11 @@ class WatchStreamTest {
     private final EncodedEvents frames = new EncodedEvents(JSON);
     private final HandDrivenLoop loop = new HandDrivenLoop();
     private final RecordingSink sink = new RecordingSink();
+    private int coalesce;
 
     /** One event as the client reads it. */
-    private record Received(String id, String event, String watch, String type, JsonNode object) {
+    private record Received(String id, String event, String watch, String type, JsonNode object,
+            boolean coalesced) {
         long revision() {
             return Long.parseLong(object.path("metadata").path("resourceVersion").asText());
         }
@@ -228,7 +230,89 @@ class WatchStreamTest {
         assertFalse(stream.hasEnded());
     }
 
+    @Test
+    void aCoalescingStreamWhoseClientFallsBehindIsSentTheLatestChangeOfEachObjectThenGoesOnLive() {
+        for (int i = 0; i < 100; i++) {
+            put(CONFIG_MAPS, "a", "cm-" + i, "x");
+        }
+        long from = store.currentRevision();
+        coalesce = 1000;
+        StreamedWatch selected = watch("/api/v1/namespaces/a/configmaps?labelSelector=app%3Dx", CONFIG_MAPS, "a",
+                "app=x", from);
+        WatchStream stream = stream(List.of(selected));
+        stream.start();
+        loop.runAll();
+        sink.chokeAfterEachWrite = true; // the client takes one frame, then stops reading
+        for (int i = 0; i < 10_000; i++) {
+            put(CONFIG_MAPS, "a", "cm-" + i % 100, i == 9_950 ? "y" : "x"); // cm-50 leaves the selector
+            if (i % 500 == 0) {
+                offerLive(stream);
+            }
+        }
+        put(CONFIG_MAPS, "a", "came-and-went", "x");
+        delete(CONFIG_MAPS, "a", "came-and-went");
+        offerLive(stream);
+        int behind = sink.events().size();
+        sink.chokeAfterEachWrite = false;
+        sink.drain();
+        loop.runAll();
+        put(CONFIG_MAPS, "a", "live", "x");
+        offerLive(stream);
+
+        List<Received> received = sink.events();
+        List<Received> coalesced = received.stream().filter(Received::coalesced).toList();
+        assertTrue(coalesced.size() <= 100, "at most one event an object: " + coalesced.size());
+        assertEquals(received.size(), behind + coalesced.size() + 1, "the frame it took, the coalesced, one live");
+        assertEquals(1, behind, "the client took one frame before it stopped reading");
+        assertStrictlyIncreasing(received);
+        assertEquals("ADDED live", received.get(received.size() - 1).type() + " "
+                + received.get(received.size() - 1).name());
+        assertTrue(stream.isLive());
+        // what the client ends with is what the store holds
+        java.util.Map<String, Long> state = new java.util.TreeMap<>();
+        for (Received event : received) {
+            if (event.type().equals("DELETED")) {
+                state.remove(event.name());
+            } else {
+                state.put(event.name(), event.revision());
+            }
+        }
+        java.util.Map<String, Long> expected = new java.util.TreeMap<>();
+        for (int i = 0; i < 100; i++) {
+            if (i != 50) {
+                StoredObject object = store.get(new ObjectKey("configmaps", "a", "cm-" + i), store.currentRevision());
+                expected.put("cm-" + i, object.revision());
+            }
+        }
+        expected.put("live", store.currentRevision());
+        assertEquals(expected, state);
+        assertEquals("DELETED", coalesced.stream().filter(e -> e.name().equals("cm-50")).findFirst().orElseThrow()
+                .type(), "it left the selector: the client drops it");
+        assertFalse(received.stream().anyMatch(e -> e.name().equals("came-and-went")), "nothing of what came and went");
+    }
+
+    @Test
+    void aCoalescingStreamEndsOnceMoreObjectsChangedThanItKeeps() {
+        long from = store.currentRevision();
+        coalesce = 10;
+        WatchStream stream = stream(List.of(watch("/api/v1/namespaces/a/configmaps", CONFIG_MAPS, "a", null, from)));
+        stream.start();
+        loop.runAll();
+        sink.chokeAfterEachWrite = true;
+        for (int i = 0; i < 12; i++) {
+            put(CONFIG_MAPS, "a", "cm-" + i, null);
+            offerLive(stream);
+        }
+        assertTrue(stream.hasEnded());
+        assertTrue(sink.aborted, "a client that far behind is cut off, as any slow client");
+    }
+
     // --- fixtures
+
+    private void delete(ResourceType type, String namespace, String name) {
+        ObjectKey key = new ObjectKey(type.resource(), namespace, name);
+        Commits.commit(store, Mutation.delete(key, store.get(key, store.currentRevision()).revision()));
+    }
 
     private static void assertStrictlyIncreasing(List<Received> received) {
         long last = 0;
@@ -296,7 +380,7 @@ class WatchStreamTest {
 
     private WatchStream stream(List<StreamedWatch> watches) {
         loop.fannedOut = store.currentRevision();
-        return new WatchStream(watches, sink, loop, store, frames, new SmallBatches(), Duration.ofHours(1));
+        return new WatchStream(watches, sink, loop, store, frames, new SmallBatches(), Duration.ofHours(1), coalesce);
     }
 
     private static JsonNode data(String frame) {
@@ -353,9 +437,12 @@ class WatchStreamTest {
             ended = true;
         }
 
+        boolean aborted;
+
         @Override
         public void abort() {
             ended = true;
+            aborted = true;
         }
 
         List<Received> events() {
@@ -376,7 +463,7 @@ class WatchStreamTest {
                     }
                     if (data != null && data.has("watch")) {
                         events.add(new Received(id, event, data.path("watch").asText(), data.path("type").asText(),
-                                data.path("object")));
+                                data.path("object"), data.path("coalesced").asBoolean()));
                     }
                 }
             }

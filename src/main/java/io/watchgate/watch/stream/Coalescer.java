@@ -1,0 +1,138 @@
+package io.watchgate.watch.stream;
+
+import io.vertx.core.buffer.Buffer;
+import io.watchgate.store.EventType;
+import io.watchgate.store.ObjectKey;
+import io.watchgate.watch.EncodedEvent;
+import io.watchgate.watch.EventFilter;
+import io.watchgate.watch.WireFormat;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * What a coalescing stream keeps while its client is behind: for each object of each watch, only how the client saw
+ * it before ({@code had}) and its latest change, so that it costs one entry per object, however many events go by.
+ * Once the client reads again, each entry becomes one event, in revision order and marked {@code coalesced}: ADDED
+ * for an object the client did not have, MODIFIED for one it had, DELETED for one that is gone, and nothing for one
+ * that came and went. The final state an informer needs, without the events between, and without a relist.
+ * Loop thread only, as its stream.
+ */
+final class Coalescer {
+
+    private record Key(StreamedWatch watch, ObjectKey object) {
+    }
+
+    /** One object of one watch: whether its client had it when it fell behind, and its latest change since. */
+    private static final class Entry implements Comparable<Entry> {
+        private final Key key;
+        private final boolean had;
+        private final long sequence;
+        private EncodedEvent latest;
+        private EncodedEvent.Variant variant;
+
+        Entry(Key key, boolean had, long sequence) {
+            this.key = key;
+            this.had = had;
+            this.sequence = sequence;
+        }
+
+        boolean present() {
+            return variant != EncodedEvent.Variant.DELETED_PREVIOUS && latest.event().type() != EventType.DELETED;
+        }
+
+        long bytes() {
+            return latest.event().object().json().length;
+        }
+
+        @Override
+        public int compareTo(Entry other) {
+            int byRevision = Long.compare(latest.revision(), other.latest.revision());
+            return byRevision != 0 ? byRevision : Long.compare(sequence, other.sequence);
+        }
+    }
+
+    private final int maxObjects;
+    private final long maxBytes;
+    private final Map<Key, Entry> entries = new HashMap<>();
+    private final TreeSet<Entry> byRevision = new TreeSet<>();
+    private long sequence;
+    private long bytes;
+
+    Coalescer(int maxObjects, long maxBytes) {
+        this.maxObjects = maxObjects;
+        this.maxBytes = maxBytes;
+    }
+
+    boolean isEmpty() {
+        return entries.isEmpty();
+    }
+
+    /**
+     * Keeps {@code event} in place of what came before for the same objects of {@code watches}.
+     *
+     * @return why the stream must end now (too many objects or bytes kept), or null
+     */
+    String add(EncodedEvent event, List<StreamedWatch> watches) {
+        for (StreamedWatch watch : watches) {
+            if (watch.hasEnded() || event.revision() <= watch.since()) {
+                continue;
+            }
+            EncodedEvent.Variant variant = EventFilter.variantFor(event.event(), watch.spec().range(),
+                    watch.spec().selection());
+            if (variant == null) {
+                continue;
+            }
+            Key key = new Key(watch, event.event().key());
+            Entry entry = entries.get(key);
+            if (entry == null) {
+                boolean had = variant == EncodedEvent.Variant.DELETED_PREVIOUS
+                        || (variant == EncodedEvent.Variant.AS_COMMITTED && event.event().type() != EventType.ADDED);
+                entry = new Entry(key, had, sequence++);
+                entries.put(key, entry);
+            } else {
+                byRevision.remove(entry);
+                bytes -= entry.bytes();
+            }
+            entry.latest = event;
+            entry.variant = variant;
+            byRevision.add(entry);
+            bytes += entry.bytes();
+        }
+        if (entries.size() > maxObjects) {
+            return "more than " + maxObjects + " objects changed while it was behind";
+        }
+        if (bytes > maxBytes) {
+            return "the objects that changed while it was behind hold more than " + maxBytes + " bytes";
+        }
+        return null;
+    }
+
+    /**
+     * Takes the oldest entries, those of the oldest revision kept, as the frames that tell their client (none for an
+     * object that came and went); the last carries the revision as its id.
+     */
+    List<Buffer> takeOldest(StreamFrames format) {
+        long revision = byRevision.first().latest.revision();
+        List<Entry> taken = new ArrayList<>(1);
+        while (!byRevision.isEmpty() && byRevision.first().latest.revision() == revision) {
+            Entry entry = byRevision.pollFirst();
+            entries.remove(entry.key);
+            bytes -= entry.bytes();
+            if (entry.had || entry.present()) {
+                taken.add(entry);
+            }
+        }
+        List<Buffer> frames = new ArrayList<>(taken.size());
+        for (int i = 0; i < taken.size(); i++) {
+            Entry entry = taken.get(i);
+            String type = !entry.present() ? "DELETED" : entry.had ? "MODIFIED" : "ADDED";
+            long id = i == taken.size() - 1 ? revision : WireFormat.NO_ID;
+            frames.add(format.coalesced(id, type, entry.key.watch(),
+                    entry.latest.object(entry.variant, entry.key.watch().spec().rendering())));
+        }
+        return frames;
+    }
+}
