@@ -233,6 +233,75 @@ class StreamsTest {
     }
 
     @Test
+    void aClientPausedWhileTenThousandUpdatesHitAHundredObjectsGetsAtMostOneEventEachThenLiveOnes() throws Exception {
+        String ns = newNamespace("stream-coalesce");
+        String maps = "/api/v1/namespaces/" + ns + "/configmaps";
+        String padding = "x".repeat(4096); // a few thousand frames fill every buffer between server and client
+        for (int i = 0; i < 100; i++) {
+            put(maps, padded("cm-" + i, 0, padding));
+        }
+        long from = currentRevision();
+        PausingReader reader = new PausingReader();
+        HttpRequest request = HttpRequest.newBuilder(uri("/streams?coalesce=true&watch=" + encode(maps
+                + "?resourceVersion=" + from))).header("Accept", "text/event-stream").build();
+        HttpResponse<java.util.concurrent.Flow.Publisher<List<java.nio.ByteBuffer>>> response = CLIENT.sendAsync(
+                request, HttpResponse.BodyHandlers.ofPublisher()).get(10, TimeUnit.SECONDS);
+        assertEquals(200, response.statusCode());
+        response.body().subscribe(reader);
+
+        ExecutorService writers = Executors.newFixedThreadPool(4);
+        List<Future<?>> done = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            int writer = w;
+            done.add(writers.submit(() -> {
+                for (int round = 0; round < 100; round++) {
+                    for (int i = writer; i < 100; i += 4) {
+                        patch(maps + "/cm-" + i, "{\"data\":{\"round\":\"" + round + "\",\"pad\":\"" + padding
+                                + "\"}}");
+                    }
+                }
+            }));
+        }
+        for (Future<?> writer : done) {
+            writer.get(300, TimeUnit.SECONDS);
+        }
+        writers.shutdown();
+        reader.resume();
+        put(maps, padded("live", 0, ""));
+
+        Map<String, String> state = new java.util.TreeMap<>();
+        int events = 0;
+        Map<String, Integer> coalesced = new java.util.HashMap<>();
+        long lastId = 0;
+        while (!state.containsKey("live")) {
+            Sse sse = reader.next();
+            if (sse.event().equals("BOOKMARK")) {
+                continue;
+            }
+            events++;
+            JsonNode data = sse.json();
+            JsonNode metadata = data.path("object").path("metadata");
+            if (data.path("coalesced").asBoolean()) {
+                coalesced.merge(metadata.path("name").asText(), 1, Integer::sum);
+            }
+            assertTrue(Long.parseLong(sse.id()) > lastId, "in revision order");
+            lastId = Long.parseLong(sse.id());
+            state.put(metadata.path("name").asText(), metadata.path("resourceVersion").asText());
+        }
+        // "live" may be coalesced too, when it comes while the client still reads what it was behind on
+        coalesced.remove("live");
+        assertFalse(coalesced.isEmpty(), "the client fell behind");
+        assertTrue(coalesced.values().stream().allMatch(count -> count == 1), "one event an object: " + coalesced);
+        assertTrue(events < 10_000, "the client was not sent every update: " + events);
+        Map<String, String> server = new java.util.TreeMap<>();
+        JsonNode list = new com.fasterxml.jackson.databind.ObjectMapper().readTree(send(HttpRequest.newBuilder(uri(maps)))
+                .body());
+        list.path("items").forEach(item -> server.put(item.path("metadata").path("name").asText(),
+                item.path("metadata").path("resourceVersion").asText()));
+        assertEquals(server, state, "the client ends with the server's state");
+    }
+
+    @Test
     void badStreamsAreRefusedWithAStatusThatNamesTheProblem() {
         refused("/streams", 400, "a stream needs one watch parameter or more");
         refused("/streams?watch=" + encode("/api/v1/namespaces/default/configmaps/one"), 400,
@@ -255,6 +324,80 @@ class StreamsTest {
     }
 
     // --- fixtures
+
+    /** Reads an event stream a chunk at a time, and stops asking for more (so stops reading) until resumed. */
+    private static final class PausingReader implements java.util.concurrent.Flow.Subscriber<List<java.nio.ByteBuffer>> {
+        private final java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+        private final StringBuilder partial = new StringBuilder();
+        private volatile java.util.concurrent.Flow.Subscription subscription;
+        private volatile boolean paused = true;
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(1); // the head and the retry hint; then nothing until resumed
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> buffers) {
+            for (java.nio.ByteBuffer buffer : buffers) {
+                partial.append(StandardCharsets.UTF_8.decode(buffer));
+            }
+            int end;
+            while ((end = partial.indexOf("\n")) >= 0) {
+                lines.add(partial.substring(0, end));
+                partial.delete(0, end + 1);
+            }
+            if (!paused) {
+                subscription.request(1);
+            }
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+        }
+
+        @Override
+        public void onComplete() {
+        }
+
+        void resume() {
+            paused = false;
+            subscription.request(1);
+        }
+
+        /** The next event (comments and retry hints skipped). */
+        Sse next() throws InterruptedException {
+            String id = null;
+            String event = null;
+            String data = null;
+            while (true) {
+                String line = lines.poll(30, TimeUnit.SECONDS);
+                assertNotNull(line, "no line within 30 s");
+                if (line.isEmpty() && data != null) {
+                    return new Sse(id, event, data);
+                } else if (line.startsWith("id: ")) {
+                    id = line.substring(4);
+                } else if (line.startsWith("event: ")) {
+                    event = line.substring(7);
+                } else if (line.startsWith("data: ")) {
+                    data = line.substring(6);
+                }
+            }
+        }
+    }
+
+    private static String padded(String name, int round, String padding) {
+        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\"},\"data\":"
+                + "{\"round\":\"" + round + "\",\"pad\":\"" + padding + "\"}}";
+    }
+
+    private static void patch(String path, String mergePatch) {
+        HttpResponse<String> patched = send(HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", "application/merge-patch+json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(mergePatch)));
+        assertEquals(200, patched.statusCode(), patched.body());
+    }
 
     private static void refused(String path, int code, String message) {
         given().urlEncodingEnabled(false).get(path).then().statusCode(code)
