@@ -1,0 +1,153 @@
+package io.watchgate.watch.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.watchgate.persistence.PackagedApp;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A stream resumed with its Last-Event-ID across a crash and restart of the durable server: every watch of it goes
+ * on after that id, with nothing lost or repeated; and one id older than the restarted server's history gets one 410
+ * for the whole stream.
+ */
+class StreamsAcrossRestartIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final String MAPS = "/api/v1/namespaces/default/configmaps";
+    private static final String SECRETS = "/api/v1/namespaces/default/secrets";
+
+    @TempDir
+    Path dir;
+
+    /** One event as its client reads it: its id, and "watch TYPE name resourceVersion". */
+    private record Read(String id, String event) {
+    }
+
+    @Test
+    void aStreamResumesAfterItsLastIdAcrossACrashAndRestart() throws Exception {
+        Path data = dir.resolve("data");
+        List<String> written = new ArrayList<>();
+        String lastEventId = null;
+        String stream;
+        List<String> before = new ArrayList<>();
+        try (PackagedApp app = PackagedApp.start(data, dir.resolve("first.log"))) {
+            String from = JSON.readTree(app.get(MAPS).body()).at("/metadata/resourceVersion").asText();
+            stream = "/streams?watch=" + encode(MAPS + "?resourceVersion=" + from) + "&watch="
+                    + encode(SECRETS + "?resourceVersion=" + from);
+            for (int i = 0; i < 20; i++) {
+                written.add(write(app, i));
+            }
+            try (BufferedReader events = open(app, stream, null)) {
+                while (before.size() < 20) {
+                    Read read = next(events);
+                    if (read.event() != null) {
+                        before.add(read.event());
+                        lastEventId = read.id();
+                    }
+                }
+            }
+            for (int i = 20; i < 40; i++) {
+                written.add(write(app, i)); // acknowledged, and never read before the crash
+            }
+            app.kill();
+        }
+        try (PackagedApp app = PackagedApp.start(data, dir.resolve("second.log"))) {
+            for (int i = 40; i < 50; i++) {
+                written.add(write(app, i));
+            }
+            List<String> after = new ArrayList<>();
+            try (BufferedReader events = open(app, stream, lastEventId)) {
+                while (after.size() < 30) {
+                    Read read = next(events);
+                    if (read.event() != null) {
+                        after.add(read.event());
+                    }
+                }
+            }
+            List<String> all = new ArrayList<>(before);
+            all.addAll(after);
+            assertEquals(written, all.stream().map(e -> e.substring(e.indexOf(' ') + 1)).toList(),
+                    "every write once, in order, on the watch of its type");
+        }
+        try (PackagedApp app = PackagedApp.start(data, dir.resolve("third.log"), "watchgate.history.max-revisions=2")) {
+            try (BufferedReader events = open(app, stream, lastEventId)) {
+                String id = null;
+                String dataLine = null;
+                for (String line = events.readLine(); dataLine == null; line = events.readLine()) {
+                    assertNotNull(line, "the stream ended before its error");
+                    if (line.startsWith("id")) {
+                        id = line;
+                    } else if (line.startsWith("data: ")) {
+                        dataLine = line.substring(6);
+                    }
+                }
+                JsonNode error = JSON.readTree(dataLine);
+                assertEquals("ERROR", error.path("type").asText());
+                assertEquals(410, error.at("/object/code").asInt(), dataLine);
+                assertEquals("id", id, "the EventSource forgets its last id");
+            }
+        }
+    }
+
+    /** Writes one ConfigMap (even i) or Secret (odd i), and returns "TYPE name resourceVersion" as a watch sees it. */
+    private static String write(PackagedApp app, int i) throws Exception {
+        boolean map = i % 2 == 0;
+        HttpResponse<String> created = app.post(map ? MAPS : SECRETS, "{\"metadata\":{\"name\":\"o" + i + "\"}}");
+        assertEquals(201, created.statusCode(), created.body());
+        return "ADDED o" + i + " " + JSON.readTree(created.body()).at("/metadata/resourceVersion").asText();
+    }
+
+    private static BufferedReader open(PackagedApp app, String path, String lastEventId) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(app.uri(path)).header("Accept", "text/event-stream");
+        if (lastEventId != null) {
+            request.header("Last-Event-ID", lastEventId);
+        }
+        HttpResponse<InputStream> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, response.statusCode());
+        return new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
+    }
+
+    /** The next event: its change as "watch TYPE name resourceVersion", or null for a bookmark. */
+    private static Read next(BufferedReader events) throws Exception {
+        String id = null;
+        String data = null;
+        for (String line = events.readLine(); ; line = events.readLine()) {
+            assertNotNull(line, "the stream ended");
+            if (line.startsWith("id: ")) {
+                id = line.substring(4);
+            } else if (line.startsWith("data: ")) {
+                data = line.substring(6);
+            } else if (line.isEmpty() && data != null) {
+                break;
+            }
+        }
+        JsonNode event = JSON.readTree(data);
+        if (event.path("type").asText().equals("BOOKMARK")) {
+            return new Read(id, null);
+        }
+        JsonNode metadata = event.path("object").path("metadata");
+        String watch = event.path("watch").asText().startsWith(MAPS) ? "maps" : "secrets";
+        return new Read(id, watch + " " + event.path("type").asText() + " " + metadata.path("name").asText() + " "
+                + metadata.path("resourceVersion").asText());
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+}
