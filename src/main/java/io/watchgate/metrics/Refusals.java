@@ -44,7 +44,9 @@ public class Refusals {
         /** A watch past {@code watchgate.fairness.max-watches-per-user}. */
         USER_WATCHES("user-watches"),
         /** A write past {@code watchgate.fairness.mutating-requests-per-second-per-user} and its burst. */
-        USER_WRITE_RATE("user-write-rate");
+        USER_WRITE_RATE("user-write-rate"),
+        /** A stream (or a WebSocket's watch message) past {@code watchgate.streams.max-watches}. */
+        STREAM_WATCHES("stream-watches");
 
         private final String tag;
 

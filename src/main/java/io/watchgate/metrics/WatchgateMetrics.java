@@ -62,6 +62,12 @@ public class WatchgateMetrics implements MeterBinder {
                 .description("bookmarks written to watchers").register(registry);
         FunctionCounter.builder("watchgate.watches.ended.slow", watches, WatchHubs::endedSlow)
                 .description("watches ended because their client stopped reading").register(registry);
+        Gauge.builder("watchgate.streams", watches, WatchHubs::streams)
+                .description("streams of many watches (/streams) being served; their watches count among "
+                        + "watchgate.watches with form=stream").register(registry);
+        FunctionCounter.builder("watchgate.streams.coalesced", counts, WatchCounts::coalescedSent)
+                .description("coalesced events written to streams whose clients fell behind (each stands for "
+                        + "all the changes of one object meanwhile)").register(registry);
 
         FunctionCounter.builder("watchgate.responses.cut.off", deadline, SendDeadline::cutOff)
                 .description("streamed lists cut off for not being sent whole within the send timeout")

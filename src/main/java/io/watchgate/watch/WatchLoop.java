@@ -22,6 +22,10 @@ public interface WatchLoop {
     default void eventsSent(int events) {
     }
 
+    /** Counts coalesced events written to a stream's client (see {@code Coalescer}). */
+    default void coalescedSent(int events) {
+    }
+
     /** Counts a BOOKMARK written to a client. */
     default void bookmarkSent() {
     }

@@ -19,6 +19,7 @@ public final class WatchCounts {
     private final ConcurrentHashMap<Kind, AtomicInteger> open = new ConcurrentHashMap<>();
     private final LongAdder events = new LongAdder();
     private final LongAdder bookmarks = new LongAdder();
+    private final LongAdder coalesced = new LongAdder();
     private volatile Consumer<Kind> newKind = kind -> { };
 
     void started(String resource, String form) {
@@ -50,6 +51,14 @@ public final class WatchCounts {
 
     void bookmarkSent() {
         bookmarks.increment();
+    }
+
+    void coalescedSent(int count) {
+        coalesced.add(count);
+    }
+
+    public long coalescedSent() {
+        return coalesced.sum();
     }
 
     public int open(Kind kind) {

@@ -132,6 +132,11 @@ final class WatchHub implements WatchLoop {
     }
 
     @Override
+    public void coalescedSent(int events) {
+        hubs.counts().coalescedSent(events);
+    }
+
+    @Override
     public void bookmarkSent() {
         hubs.counts().bookmarkSent();
     }

@@ -35,6 +35,8 @@ public class WatchHubs {
 
     private static final Logger LOG = Logger.getLogger(WatchHubs.class);
     private static final long ENDING_TIMEOUT_SECONDS = 10;
+    /** The form of a stream of many watches (see {@link Subscriber#form()}). */
+    public static final String STREAM = "stream";
 
     private final Vertx vertx;
     private final Store store;
@@ -44,6 +46,7 @@ public class WatchHubs {
     private final ConcurrentHashMap<Thread, WatchHub> hubs = new ConcurrentHashMap<>();
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicLong endedSlow = new AtomicLong();
+    private final AtomicInteger streams = new AtomicInteger();
     private final WatchCounts counts = new WatchCounts();
     private volatile boolean draining;
 
@@ -129,6 +132,9 @@ public class WatchHubs {
         for (String resource : made.watchedResources()) {
             counts.started(resource, made.form());
         }
+        if (STREAM.equals(made.form())) {
+            streams.incrementAndGet();
+        }
         hub.attach(made);
         if (draining) {
             made.end(); // a drain began while this loop's hub was being made: it may not have seen this one
@@ -147,6 +153,9 @@ public class WatchHubs {
     }
 
     void detached(Subscriber subscriber, boolean slow) {
+        if (STREAM.equals(subscriber.form())) {
+            streams.decrementAndGet();
+        }
         for (String resource : subscriber.watchedResources()) {
             watchEnded(resource, subscriber.form());
         }
@@ -167,6 +176,11 @@ public class WatchHubs {
     /** Watches by resource and form, and what they were sent: for metrics. */
     public WatchCounts counts() {
         return counts;
+    }
+
+    /** Streams of many watches being served. */
+    public int streams() {
+        return streams.get();
     }
 
     public int active() {

@@ -103,6 +103,9 @@ public class StreamRoute {
                 acceptable(request.getHeader(HttpHeaders.ACCEPT));
             }
             List<String> urls = QueryParameters.all(context, "watch");
+            if (urls.size() > streams.maxWatches()) {
+                refusals.count(Refusals.Reason.STREAM_WATCHES);
+            }
             // a WebSocket may open with no watch: its client adds them by message
             StreamRequests.checkAll(urls, webSocket ? 0 : 1, streams.maxWatches());
             lifetime = WatchSpec.lifetime(WatchRequests.timeout(QueryParameters.first(context, "timeoutSeconds")),
@@ -158,7 +161,7 @@ public class StreamRoute {
             hubs.start(loop -> started[0] = stream(asked, sink, loop), sink);
             if (started[0] != null) {
                 StreamSocket messages = new StreamSocket(context, started[0], specs, grants, hubs, mapper,
-                        streams.maxWatches());
+                        streams.maxWatches(), refusals);
                 socket.textMessageHandler(messages::onMessage);
             }
         }).onFailure(e -> {

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authz.WatchGrants;
+import io.watchgate.metrics.Refusals;
 import io.watchgate.status.ApiException;
+import io.watchgate.watch.WatchGrant;
 import io.watchgate.watch.fanout.WatchHubs;
 import io.watchgate.watch.stream.StreamedWatch;
 import io.watchgate.watch.stream.WatchStream;
@@ -32,9 +34,11 @@ final class StreamSocket {
     private final WatchHubs hubs;
     private final ObjectMapper mapper;
     private final int maxWatches;
+    private final Refusals refusals;
 
     StreamSocket(RoutingContext context, WatchStream stream, WatchSpecs specs, WatchGrants grants, WatchHubs hubs,
-            ObjectMapper mapper, int maxWatches) {
+            ObjectMapper mapper, int maxWatches, Refusals refusals) {
+        this.refusals = refusals;
         this.context = context;
         this.stream = stream;
         this.specs = specs;
@@ -86,11 +90,18 @@ final class StreamSocket {
             throw ApiException.badRequest("url: Required value: the collection to watch, as /api/v1/configmaps");
         }
         if (stream.watchCount() >= maxWatches) {
+            refusals.count(Refusals.Reason.STREAM_WATCHES);
             throw ApiException.badRequest("a stream carries at most " + maxWatches + " watches");
         }
         StreamRequests.Asked asked = StreamRequests.parse(url, specs, null);
-        StreamedWatch watch = new StreamedWatch(id, url, asked.spec().grantedBy(grants.authorize(context,
-                asked.info())));
+        WatchGrant grant;
+        try {
+            grant = grants.authorize(context, asked.info());
+        } catch (ApiException forbidden) {
+            refusals.count(Refusals.Reason.FORBIDDEN);
+            throw forbidden;
+        }
+        StreamedWatch watch = new StreamedWatch(id, url, asked.spec().grantedBy(grant));
         hubs.admit(1);
         try {
             stream.add(watch);

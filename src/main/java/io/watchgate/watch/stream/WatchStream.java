@@ -13,6 +13,7 @@ import io.watchgate.watch.WatchConfig;
 import io.watchgate.watch.WatchLoop;
 import io.watchgate.watch.WatchSink;
 import io.watchgate.watch.WireFormat;
+import io.watchgate.watch.fanout.WatchHubs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,7 +92,7 @@ public final class WatchStream implements Subscriber {
 
     @Override
     public String form() {
-        return "stream";
+        return WatchHubs.STREAM;
     }
 
     @Override
@@ -372,6 +373,7 @@ public final class WatchStream implements Subscriber {
                 events++;
             }
             loop.eventsSent(events);
+            loop.coalescedSent(events);
             if (sink.writeQueueFull()) {
                 stall.afterDrain(this::sendCoalesced);
                 return;
