@@ -15,6 +15,8 @@ final class LoadOptions {
     /** A bearer token sent with every request (the server's RBAC then decides each), or null. */
     String token;
     int watchers = 100;
+    /** Watches per stream (/streams), each of another namespace; 0 for one watch per connection. */
+    int watchesPerStream;
     int namespaces = 10;
     boolean allNamespaces;
     int writes = 2000;
@@ -61,6 +63,9 @@ final class LoadOptions {
               --watchers=N            watch streams (100)
               --namespaces=K          namespaces written to; watcher i watches namespace i mod K (10)
               --all-namespaces        every watcher watches /api/v1/configmaps instead (all namespaces)
+              --watches-per-stream=S  each watcher is one stream (GET /streams, Server-Sent Events) of S
+                                      watches: watcher i watches namespaces i, i+1, ... i+S-1 mod K (0: one
+                                      watch per connection)
               --writes=M              writes to make (2000)
               --warmup=W              first make W writes (same rate) with the watches open and wait for
                                       their events, then forget them: warms the JIT of tool and server (0)
@@ -131,6 +136,7 @@ final class LoadOptions {
                 case "url" -> o.url = v;
                 case "token" -> o.token = v;
                 case "watchers" -> o.watchers = Integer.parseInt(v);
+                case "watches-per-stream" -> o.watchesPerStream = Integer.parseInt(v);
                 case "namespaces" -> o.namespaces = Integer.parseInt(v);
                 case "all-namespaces" -> o.allNamespaces = Boolean.parseBoolean(v);
                 case "writes" -> o.writes = Integer.parseInt(v);
@@ -180,10 +186,11 @@ final class LoadOptions {
 
     String describe() {
         return String.format("url=%s watchers=%d namespaces=%d%s writes=%d warmup=%d rate=%s size=%d connections=%d "
-                        + "objects=%d%s format=%s parse=%s event-loops=%d rewatch=%s%s",
+                        + "objects=%d%s format=%s parse=%s event-loops=%d rewatch=%s%s%s",
                 url, watchers, namespaces, allNamespaces ? " (all-namespaces watches)" : "", writes, warmup,
                 rate == 0 ? "max" : String.valueOf(rate), size, connections, objects, patch ? " (updates patch)" : "",
                 format.name().toLowerCase(), parse.name().toLowerCase(), eventLoops, rewatch,
-                pauseMillis > 0 ? " pause-ms=" + pauseMillis + " pause-every=" + pauseEvery : "");
+                pauseMillis > 0 ? " pause-ms=" + pauseMillis + " pause-every=" + pauseEvery : "",
+                watchesPerStream > 0 ? " watches-per-stream=" + watchesPerStream : "");
     }
 }

@@ -114,8 +114,16 @@ public final class WatchLoad {
             long openStart = System.nanoTime();
             for (int w = 0; w < o.watchers; w++) {
                 Context context = vertx.getOrCreateContext(); // round robin over the event loops
-                String ns = o.allNamespaces ? null : namespaces.get(w % o.namespaces);
-                WatchConnection stream = new WatchConnection(w, ns, watchClient, context, o, epoch, delivered);
+                String ns = o.allNamespaces || o.watchesPerStream > 0 ? null : namespaces.get(w % o.namespaces);
+                List<String> ofStream = null;
+                if (o.watchesPerStream > 0) {
+                    ofStream = new ArrayList<>();
+                    for (int j = 0; j < o.watchesPerStream; j++) {
+                        ofStream.add(namespaces.get((w + j) % o.namespaces));
+                    }
+                }
+                WatchConnection stream = new WatchConnection(w, ns, ofStream, watchClient, context, o, epoch,
+                        delivered);
                 streams.add(stream);
                 stream.start(rv0);
             }
@@ -144,7 +152,9 @@ public final class WatchLoad {
                 warm.run().get();
                 long warmExpected = 0;
                 for (WatchConnection s : live) {
-                    warmExpected += o.allNamespaces ? warm.succeeded : warm.rvs[s.id % o.namespaces].size();
+                    for (int k : namespacesOf(s)) {
+                        warmExpected += o.allNamespaces ? warm.succeeded : warm.rvs[k].size();
+                    }
                 }
                 boolean warmDrained = awaitDeliveries(delivered, warmExpected);
                 CompletableFuture.allOf(live.stream().map(WatchConnection::forgetEvents)
@@ -181,7 +191,9 @@ public final class WatchLoad {
                 if (s.stalls()) {
                     continue;
                 }
-                expectedTotal += o.allNamespaces ? expectedAll[0].length : expected[s.id % o.namespaces][0].length;
+                for (int k : namespacesOf(s)) {
+                    expectedTotal += o.allNamespaces ? expectedAll[0].length : expected[k][0].length;
+                }
             }
 
             // 5. wait for the events to arrive: until all expected came, or none came for drain-timeout
@@ -230,15 +242,23 @@ public final class WatchLoad {
                     stalledEnded += s.endedByServer;
                     continue;
                 }
-                long[][] exp = o.allNamespaces ? expectedAll : expected[s.id % o.namespaces];
-                DeliveryCheck c = DeliveryCheck.of(s.rvs, s.types, exp[0], exp[1]);
-                received += c.received();
-                lost += c.lost();
-                maxLost = Math.max(maxLost, c.lost());
-                duplicated += c.duplicated();
-                outOfOrder += c.outOfOrder();
-                unexpected += c.unexpected();
-                wrongType += c.wrongType();
+                int[] watched = namespacesOf(s);
+                long[][] exp = null;
+                DeliveryCheck c = null;
+                boolean clean = true;
+                for (int j = 0; j < watched.length; j++) {
+                    exp = o.allNamespaces ? expectedAll : expected[watched[j]];
+                    c = s.streamNamespaces == null ? DeliveryCheck.of(s.rvs, s.types, exp[0], exp[1])
+                            : DeliveryCheck.of(s.streamRvs[j], s.streamTypes[j], exp[0], exp[1]);
+                    received += c.received();
+                    lost += c.lost();
+                    maxLost = Math.max(maxLost, c.lost());
+                    duplicated += c.duplicated();
+                    outOfOrder += c.outOfOrder();
+                    unexpected += c.unexpected();
+                    wrongType += c.wrongType();
+                    clean &= c.clean();
+                }
                 latency.addAll(s.latencies);
                 bookmarks += s.bookmarks;
                 errors += s.errors;
@@ -251,7 +271,7 @@ public final class WatchLoad {
                 rewatchFailures += s.rewatchFailures;
                 lastReceive = Math.max(lastReceive, s.lastReceiveNanos);
                 // a stream the server ended (a slow client) is no fault if its re-watch delivered the rest
-                boolean bad = !c.clean() || s.errors > 0 || s.malformed > 0 || s.wrongNamespace > 0
+                boolean bad = !clean || s.errors > 0 || s.malformed > 0 || s.wrongNamespace > 0
                         || s.rewatchFailures > 0 || (s.endedByServer > 0 && !o.rewatch);
                 if (bad) {
                     unclean++;
@@ -313,7 +333,8 @@ public final class WatchLoad {
             System.out.println("verdict: " + (ok ? "OK" : "PROBLEMS (see above)"));
             System.out.printf(Locale.ROOT, "RESULT | %s | %d | %d | %s | %d | %s | %d/%d | %d / %d | %d / %d / %d "
                             + "| %s | %s | %s | %s | %s | %.0f | %.0f | %.2f | %s | %s |%n",
-                    date.substring(0, 10), o.watchers, o.namespaces, o.format.name().toLowerCase(), o.writes,
+                    date.substring(0, 10), o.watchers, o.namespaces, o.watchesPerStream > 0
+                            ? "stream of " + o.watchesPerStream : o.format.name().toLowerCase(), o.writes,
                     o.rate == 0 ? "max" : String.format("%.0f", o.rate), live.size(), o.watchers, received,
                     expectedTotal, lost, duplicated, outOfOrder, LatencyRecorder.ms(latency.percentile(0.5)),
                     LatencyRecorder.ms(latency.percentile(0.9)), LatencyRecorder.ms(latency.percentile(0.99)),
@@ -330,6 +351,18 @@ public final class WatchLoad {
             }
             admin.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
             return ok ? 0 : 1;
+        }
+
+        /** The indexes of the namespaces a watcher watches: one, or a stream's. */
+        private int[] namespacesOf(WatchConnection s) {
+            if (o.watchesPerStream == 0) {
+                return new int[] {s.id % o.namespaces};
+            }
+            int[] watched = new int[o.watchesPerStream];
+            for (int j = 0; j < watched.length; j++) {
+                watched[j] = (s.id + j) % o.namespaces;
+            }
+            return watched;
         }
 
         /** Waits until {@code expected} events were delivered (true), or none came for the drain timeout. */

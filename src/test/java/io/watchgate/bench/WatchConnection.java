@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -30,11 +31,17 @@ final class WatchConnection {
     private static final byte[] SSE_ID = bytes("id: ");
     private static final byte[] SSE_EVENT = bytes("event: ");
     private static final byte[] SSE_DATA = bytes("data: ");
+    private static final byte[] STREAM_WATCH = bytes("{\"watch\":\"/api/v1/namespaces/");
 
     final int id;
     /** the namespace watched, or null for all namespaces */
     final String namespace;
     final CompletableFuture<Integer> established = new CompletableFuture<>();
+    /** For a stream of watches, the namespace of each (and what each received below); null for one watch. */
+    final List<String> streamNamespaces;
+    final LongList[] streamRvs;
+    final LongList[] streamTypes;
+    private int sseWatch = -1;
 
     private final HttpClient client;
     private final Context context;
@@ -78,6 +85,19 @@ final class WatchConnection {
 
     WatchConnection(int id, String namespace, HttpClient client, Context context, LoadOptions options, long epoch,
             LongAdder delivered) {
+        this(id, namespace, null, client, context, options, epoch, delivered);
+    }
+
+    WatchConnection(int id, String namespace, List<String> streamNamespaces, HttpClient client, Context context,
+            LoadOptions options, long epoch, LongAdder delivered) {
+        this.streamNamespaces = streamNamespaces;
+        int watches = streamNamespaces == null ? 0 : streamNamespaces.size();
+        this.streamRvs = new LongList[watches];
+        this.streamTypes = new LongList[watches];
+        for (int j = 0; j < watches; j++) {
+            streamRvs[j] = new LongList(256);
+            streamTypes[j] = new LongList(256);
+        }
         this.id = id;
         this.namespace = namespace;
         this.client = client;
@@ -104,9 +124,13 @@ final class WatchConnection {
         partial = null;
         resetSse();
         RequestOptions request = new RequestOptions().setMethod(HttpMethod.GET).setHost(options.host(id))
-                .setPort(options.port(id)).setURI(path() + "?watch=true&resourceVersion=" + rv);
+                .setPort(options.port(id)).setURI(streamNamespaces != null ? streamPath(initialRv)
+                        : path() + "?watch=true&resourceVersion=" + rv);
         options.authorized(request);
-        if (options.format == LoadOptions.Format.SSE) {
+        if (streamNamespaces != null && rv != initialRv) {
+            request.addHeader("Last-Event-ID", Long.toString(rv)); // the whole stream resumes after it
+        }
+        if (options.format == LoadOptions.Format.SSE || streamNamespaces != null) {
             request.addHeader("Accept", "text/event-stream");
         } else {
             request.addHeader("Accept", "application/json");
@@ -217,8 +241,18 @@ final class WatchConnection {
         }
     }
 
+    private String streamPath(long rv) {
+        StringBuilder path = new StringBuilder("/streams");
+        for (String ns : streamNamespaces) {
+            path.append(path.length() == 8 ? '?' : '&').append("watch=").append(java.net.URLEncoder.encode(
+                    "/api/v1/namespaces/" + ns + "/configmaps?resourceVersion=" + rv,
+                    java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return path.toString();
+    }
+
     private void line(Buffer b, int s, int e, long now) {
-        if (options.format == LoadOptions.Format.SSE) {
+        if (options.format == LoadOptions.Format.SSE || streamNamespaces != null) {
             sseLine(b, s, e, now);
             return;
         }
@@ -281,6 +315,13 @@ final class WatchConnection {
             if (sseType == 'B' || sseType == 'E') {
                 return;
             }
+            if (streamNamespaces != null) {
+                sseWatch = streamWatch(b, from, e);
+                if (sseWatch < 0) {
+                    malformed++;
+                    return;
+                }
+            }
             if (options.parse == LoadOptions.Parse.FULL) {
                 try {
                     JsonObject object = new JsonObject(b.getBuffer(from, e));
@@ -304,7 +345,21 @@ final class WatchConnection {
         // "retry:" and ": heartbeat" comment lines need nothing
     }
 
+    /** Which watch of this stream an event is for, from the namespace in its "watch" URL; -1 if none. */
+    private int streamWatch(Buffer b, int from, int e) {
+        if (!startsWith(b, from, e, STREAM_WATCH)) {
+            return -1;
+        }
+        int start = from + STREAM_WATCH.length;
+        int end = start;
+        while (end < e && b.getByte(end) != '/') {
+            end++;
+        }
+        return streamNamespaces.indexOf(b.getString(start, end));
+    }
+
     private void resetSse() {
+        sseWatch = -1;
         sseType = -1;
         sseId = -1;
         sseRv = -1;
@@ -368,8 +423,13 @@ final class WatchConnection {
     }
 
     private void record(long code, long rv, long sent, long now) {
-        rvs.add(rv);
-        types.add(code);
+        if (streamNamespaces != null) {
+            streamRvs[sseWatch].add(rv);
+            streamTypes[sseWatch].add(code);
+        } else {
+            rvs.add(rv);
+            types.add(code);
+        }
         if (sent >= 0) {
             latencies.record(now - (epoch + sent));
         } else {
@@ -404,6 +464,10 @@ final class WatchConnection {
         context.runOnContext(v -> {
             rvs.clear();
             types.clear();
+            for (int j = 0; j < streamRvs.length; j++) {
+                streamRvs[j].clear();
+                streamTypes[j].clear();
+            }
             latencies.clear();
             withoutTimestamp = 0;
             lastReceiveNanos = 0;
