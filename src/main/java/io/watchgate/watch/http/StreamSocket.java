@@ -10,6 +10,7 @@ import io.watchgate.status.ApiException;
 import io.watchgate.watch.WatchGrant;
 import io.watchgate.watch.fanout.WatchHubs;
 import io.watchgate.watch.stream.StreamedWatch;
+import io.watchgate.watch.stream.StreamMembers;
 import io.watchgate.watch.stream.WatchStream;
 import java.util.regex.Pattern;
 
@@ -29,6 +30,7 @@ final class StreamSocket {
 
     private final RoutingContext context;
     private final WatchStream stream;
+    private final StreamMembers members;
     private final WatchSpecs specs;
     private final WatchGrants grants;
     private final WatchHubs hubs;
@@ -41,6 +43,7 @@ final class StreamSocket {
         this.refusals = refusals;
         this.context = context;
         this.stream = stream;
+        this.members = new StreamMembers(stream);
         this.specs = specs;
         this.grants = grants;
         this.hubs = hubs;
@@ -70,7 +73,7 @@ final class StreamSocket {
             if ("watch".equals(op)) {
                 watch(id, text(message, "url"));
             } else if ("stop".equals(op)) {
-                if (!stream.stop(id)) {
+                if (!members.stop(id)) {
                     throw new ApiException(404, "NotFound", "no watch \"" + id + "\" in this stream");
                 }
             } else {
@@ -78,18 +81,18 @@ final class StreamSocket {
                         + ": supported values: \"watch\", \"stop\"");
             }
         } catch (ApiException e) {
-            stream.refuse(id, e);
+            members.refuse(id, e);
         }
     }
 
     private void watch(String id, String url) {
-        if (stream.has(id)) {
+        if (members.has(id)) {
             throw ApiException.badRequest("the stream has a watch \"" + id + "\" already: stop it first");
         }
         if (url == null) {
             throw ApiException.badRequest("url: Required value: the collection to watch, as /api/v1/configmaps");
         }
-        if (stream.watchCount() >= maxWatches) {
+        if (members.count() >= maxWatches) {
             refusals.count(Refusals.Reason.STREAM_WATCHES);
             throw ApiException.badRequest("a stream carries at most " + maxWatches + " watches");
         }
@@ -104,7 +107,7 @@ final class StreamSocket {
         StreamedWatch watch = new StreamedWatch(id, url, asked.spec().grantedBy(grant));
         hubs.admit(1);
         try {
-            stream.add(watch);
+            members.add(watch);
         } catch (RuntimeException e) {
             hubs.release(1);
             throw e;

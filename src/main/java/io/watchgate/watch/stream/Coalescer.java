@@ -5,12 +5,15 @@ import io.watchgate.store.EventType;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.watch.EncodedEvent;
 import io.watchgate.watch.EventFilter;
+import io.watchgate.watch.WatchLoop;
+import io.watchgate.watch.WatchSink;
 import io.watchgate.watch.WireFormat;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * What a coalescing stream keeps while its client is behind: for each object of each watch, only how the client saw
@@ -75,7 +78,7 @@ final class Coalescer {
      *
      * @return why the stream must end now (too many objects or bytes kept), or null
      */
-    String add(EncodedEvent event, List<StreamedWatch> watches) {
+    String add(EncodedEvent event, Iterable<StreamedWatch> watches) {
         for (StreamedWatch watch : watches) {
             if (watch.hasEnded() || event.revision() <= watch.since()) {
                 continue;
@@ -110,11 +113,38 @@ final class Coalescer {
         return null;
     }
 
+    /** Why sending what was kept stopped. */
+    enum Stop { CLIENT_FULL, BATCH_SENT, ALL_SENT }
+
+    /**
+     * Sends what was kept, oldest first, until the client's buffers fill or {@code batchBytes} are sent (the rest on
+     * another turn), or all of it is.
+     */
+    Stop send(StreamFrames format, Consumer<Buffer> send, WatchSink sink, WatchLoop loop, long batchBytes) {
+        long bytes = 0;
+        while (!isEmpty()) {
+            List<Buffer> frames = takeOldest(format);
+            for (Buffer frame : frames) {
+                send.accept(frame);
+                bytes += frame.length();
+            }
+            loop.eventsSent(frames.size());
+            loop.coalescedSent(frames.size());
+            if (sink.writeQueueFull()) {
+                return Stop.CLIENT_FULL;
+            }
+            if (bytes >= batchBytes) {
+                return Stop.BATCH_SENT;
+            }
+        }
+        return Stop.ALL_SENT;
+    }
+
     /**
      * Takes the oldest entries, those of the oldest revision kept, as the frames that tell their client (none for an
      * object that came and went); the last carries the revision as its id.
      */
-    List<Buffer> takeOldest(StreamFrames format) {
+    private List<Buffer> takeOldest(StreamFrames format) {
         long revision = byRevision.first().latest.revision();
         List<Entry> taken = new ArrayList<>(1);
         while (!byRevision.isEmpty() && byRevision.first().latest.revision() == revision) {

@@ -95,7 +95,7 @@ enum StreamFrames {
      * after each one's {@link StreamedWatch#since()}), the last with the event's revision as its id unless
      * {@code ids} is false; null when it concerns none.
      */
-    Delivery of(EncodedEvent encoded, List<StreamedWatch> watches, boolean ids) {
+    Delivery of(EncodedEvent encoded, Iterable<StreamedWatch> watches, boolean ids) {
         List<StreamedWatch> concerned = null;
         List<EncodedEvent.Variant> variants = null;
         for (StreamedWatch watch : watches) {

@@ -22,7 +22,7 @@ final class StreamReplay {
     /** Why a batch stopped. */
     enum Stop { CLIENT_FULL, BATCH_SENT, COMPACTED }
 
-    private final List<StreamedWatch> watches;
+    private final StreamedWatches watches;
     private final StreamFrames format;
     private final Store store;
     private final EncodedEvents frames;
@@ -33,7 +33,7 @@ final class StreamReplay {
     private long handledThrough;
     private long oldestRetained;
 
-    StreamReplay(List<StreamedWatch> watches, StreamFrames format, Store store, EncodedEvents frames,
+    StreamReplay(StreamedWatches watches, StreamFrames format, Store store, EncodedEvents frames,
             WatchConfig config, WatchSink sink, WatchLoop loop, Consumer<Buffer> send) {
         this.watches = watches;
         this.format = format;

@@ -1,12 +1,10 @@
 package io.watchgate.watch.stream;
 
-import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.Store;
 import io.watchgate.watch.EncodedEvent;
 import io.watchgate.watch.EncodedEvents;
-import io.watchgate.watch.InitialEvents;
 import io.watchgate.watch.Stall;
 import io.watchgate.watch.Subscriber;
 import io.watchgate.watch.WatchConfig;
@@ -15,7 +13,6 @@ import io.watchgate.watch.WatchSink;
 import io.watchgate.watch.WireFormat;
 import io.watchgate.watch.fanout.WatchHubs;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.jboss.logging.Logger;
 
@@ -35,9 +32,9 @@ public final class WatchStream implements Subscriber {
 
     private static final Logger LOG = Logger.getLogger(WatchStream.class);
 
-    private enum State { CATCHING_UP, SNAPSHOT, LIVE, STALLED, COALESCING, ENDED }
+    private enum State { CATCHING_UP, LIVE, STALLED, COALESCING, ENDED }
 
-    private final List<StreamedWatch> watches;
+    private final StreamedWatches watches;
     private final StreamFrames format;
     private final WatchSink sink;
     private final WatchLoop loop;
@@ -45,17 +42,12 @@ public final class WatchStream implements Subscriber {
     private final WatchConfig config;
     private final Duration lifetime;
     private final Stall stall;
-    private final StreamReplay history;
+    private final StreamCatchUp catchingUp;
     /** What a coalescing stream keeps while its client is behind (see {@link Coalescer}); null for the others. */
     private final Coalescer coalescer;
     private State state = State.CATCHING_UP;
     private long position;
-    /** The revision the snapshots are taken at: the store's when the stream started. */
-    private long snapshotRevision;
-    /** The watches whose initial events are still to be sent, the first one being sent. */
-    private final List<StreamedWatch> snapshotsDue = new ArrayList<>();
-    private final List<StreamedWatch> snapshotsSent = new ArrayList<>();
-    private InitialEvents initialEvents;
+    private final StreamSnapshots snapshots;
     /** The newest id written: a bookmark that would not move it is not sent. */
     private long lastId;
     private boolean wentLive;
@@ -69,7 +61,7 @@ public final class WatchStream implements Subscriber {
     public WatchStream(List<StreamedWatch> watches, WatchSink sink, WatchLoop loop, Store store, EncodedEvents frames,
             WatchConfig config, Duration lifetime, int coalesce) {
         this.coalescer = coalesce > 0 ? new Coalescer(coalesce, config.maxBacklogBytes()) : null;
-        this.watches = new ArrayList<>(watches);
+        this.watches = new StreamedWatches(watches);
         this.format = StreamFrames.of(sink.format());
         this.sink = sink;
         this.loop = loop;
@@ -77,7 +69,9 @@ public final class WatchStream implements Subscriber {
         this.config = config;
         this.lifetime = lifetime;
         this.stall = new Stall(this, sink, loop, config);
-        this.history = new StreamReplay(this.watches, format, store, frames, config, sink, loop, this::send);
+        this.snapshots = new StreamSnapshots(format, store, config, sink, loop, this::send);
+        this.catchingUp = new StreamCatchUp(new StreamReplay(this.watches, format, store, frames, config, sink, loop,
+                this::send), snapshots, store);
     }
 
     /** The event that tells a client one watch of its stream in {@code wire} was refused: the others go on. */
@@ -87,7 +81,7 @@ public final class WatchStream implements Subscriber {
 
     @Override
     public List<String> watchedResources() {
-        return watches.stream().map(watch -> watch.spec().type().resource()).toList();
+        return watches.resources();
     }
 
     @Override
@@ -115,185 +109,72 @@ public final class WatchStream implements Subscriber {
         if (format == StreamFrames.EVENT_STREAM) {
             loop.schedule(this, TimerKind.HEARTBEAT, config.sseHeartbeat().toMillis());
         }
-        snapshotRevision = store.currentRevision();
-        position = snapshotRevision; // where a stream that opens with no watch (a WebSocket's) starts
-        for (StreamedWatch watch : watches) {
-            long resourceVersion = watch.spec().resourceVersion();
-            watch.startAfter(!watch.spec().initialEvents() && resourceVersion > 0 ? resourceVersion : snapshotRevision);
-            position = Math.min(position, watch.since());
-            if (watch.spec().initialEvents()) {
-                snapshotsDue.add(watch);
-            }
-        }
+        position = watches.placeAll(store.currentRevision(), snapshots);
         lastId = position;
         catchUp();
     }
 
-    /** From history, a batch a turn, up to the snapshots' revision while they are due, then up to the store's head. */
+    /** Gets the client up to date, a step a turn (see {@link StreamCatchUp}); then live. */
     private void catchUp() {
         if (state != State.CATCHING_UP) {
             return;
         }
-        if (!snapshotsDue.isEmpty() && position >= snapshotRevision) {
-            state = State.SNAPSHOT;
-            sendSnapshots();
-            return;
-        }
-        long head = store.currentRevision();
-        if (position >= head && snapshotsDue.isEmpty()) {
-            goLive();
-            return;
-        }
-        StreamReplay.Stop stop;
+        StreamCatchUp.Step step;
         try {
-            stop = history.sendBatch(position, snapshotsDue.isEmpty() ? Long.MAX_VALUE : snapshotRevision,
-                    snapshotsDue.isEmpty());
+            step = catchingUp.step(position);
         } finally {
-            position = history.handledThrough();
+            position = catchingUp.position();
         }
-        switch (stop) {
+        switch (step) {
             case CLIENT_FULL -> stall();
-            case COMPACTED -> fellOutOfHistory(history.oldestRetained());
-            case BATCH_SENT -> {
-                if (position >= head && snapshotsDue.isEmpty()) {
-                    goLive();
-                } else {
-                    soon(this::catchUp);
-                }
-            }
-        }
-    }
-
-    /** Each due watch's initial events in turn, a stretch at a time; then their bookmarks, and ids from then on. */
-    private void sendSnapshots() {
-        while (state == State.SNAPSHOT && !snapshotsDue.isEmpty()) {
-            StreamedWatch watch = snapshotsDue.get(0);
-            if (watch.hasEnded()) {
-                snapshotsDue.remove(0);
-                initialEvents = null;
-                continue;
-            }
-            if (initialEvents == null) {
-                initialEvents = new InitialEvents(snapshotRevision, watch.spec(), store, config, sink, loop,
-                        object -> format.event(WireFormat.NO_ID, "ADDED", watch,
-                                Buffer.buffer(Unpooled.wrappedBuffer(object))),
-                        this::send);
-            }
-            switch (initialEvents.sendStretch()) {
-                case CLIENT_FULL -> {
-                    stall.afterDrain(this::sendSnapshots);
-                    return;
-                }
-                case STRETCH_READ -> {
-                    soon(this::sendSnapshots);
-                    return;
-                }
-                case COMPACTED -> {
-                    fellOutOfHistory(initialEvents.oldestRetained());
-                    return;
-                }
-                case ALL_SENT -> {
-                    snapshotsDue.remove(0);
-                    snapshotsSent.add(watch);
-                    initialEvents = null;
-                }
-            }
-        }
-        if (state != State.SNAPSHOT) {
-            return;
-        }
-        snapshotsSent.removeIf(StreamedWatch::hasEnded);
-        for (int i = 0; i < snapshotsSent.size(); i++) {
-            long id = i == snapshotsSent.size() - 1 ? snapshotRevision : WireFormat.NO_ID;
-            send(format.initialEventsEnd(snapshotsSent.get(i), snapshotRevision, id));
-            loop.bookmarkSent();
-        }
-        snapshotsSent.clear();
-        lastId = snapshotRevision;
-        state = State.CATCHING_UP;
-        if (sink.writeQueueFull()) {
-            stall.afterDrain(this::catchUp);
-        } else {
-            soon(this::catchUp);
+            case YIELD -> soon(this::catchUp);
+            case COMPACTED -> fellOutOfHistory(catchingUp.oldestRetained());
+            case CAUGHT_UP -> goLive();
         }
     }
 
     private void goLive() {
+        lastId = Math.max(lastId, position);
         state = State.LIVE;
         wentLive = true;
         stall.cancel();
     }
 
+    /** Its watches, as {@link StreamMembers} changes them. */
+    StreamedWatches watches() {
+        return watches;
+    }
+
     /**
-     * Adds a watch to the running stream (a WebSocket client's {@code watch} message); it was admitted and
-     * authorized. It starts where the stream is: with its initial events at the store's newest revision (the stream's
-     * other watches catching up to it from history first, so that one order holds), or with the changes after the
-     * stream's position or after its own later resourceVersion. Not before: the stream is past it.
-     *
-     * @throws ApiException 400 for a resourceVersion the stream has passed
+     * Where a watch added now starts: the stream's position, which a live stream first moves to its loop's (it was
+     * offered every event the loop fanned out of the types it watches, and the others are not its business); and the
+     * revision of a snapshot it asks for, the newest.
      */
-    public void add(StreamedWatch watch) {
-        if (state == State.ENDED) {
-            return;
-        }
+    void place(StreamedWatch watch) {
         if (state == State.LIVE) {
-            // it was offered every event its loop fanned out of the types it watches, and the others are not its
             position = Math.max(position, loop.lastRevision());
         }
-        long resourceVersion = watch.spec().resourceVersion();
-        if (watch.spec().initialEvents()) {
-            if (snapshotsDue.isEmpty()) {
-                // the newest state; the stream's other watches catch up to it from history first
-                snapshotRevision = Math.max(position, store.currentRevision());
-            }
-            watch.startAfter(snapshotRevision);
-            snapshotsDue.add(watch);
-        } else if (resourceVersion > 0 && resourceVersion < position) {
-            throw ApiException.badRequest("resourceVersion " + resourceVersion + " is before the stream's position "
-                    + position + ": a watch added to a running stream starts there or later (ask for its initial "
-                    + "events, or give its resourceVersion when the stream opens)");
-        } else {
-            watch.startAfter(Math.max(resourceVersion, position));
-        }
-        watches.add(watch);
+        watches.place(watch, position, Math.max(position, store.currentRevision()), snapshots);
         loop.watchAdded(this, watch.spec().type().resource());
-        if (state == State.LIVE && !snapshotsDue.isEmpty()) {
+        if (state == State.LIVE && snapshots.isDue()) {
             state = State.CATCHING_UP; // live events wait in history until the new watch has its state
             soon(this::catchUp);
         }
     }
 
-    /** Ends the watch tagged {@code tag} (a WebSocket client's {@code stop} message); false if there is none. */
-    public boolean stop(String tag) {
-        for (StreamedWatch watch : watches) {
-            if (watch.tag().equals(tag)) {
-                removed(watch);
-                return true;
-            }
+    /** Tells the client something, unless the stream has ended. */
+    void tell(Buffer frame) {
+        if (state != State.ENDED) {
+            send(frame);
+            stallIfFull();
         }
-        return false;
     }
 
-    /** Whether one of its watches is tagged {@code tag}. */
-    public boolean has(String tag) {
-        return watches.stream().anyMatch(watch -> watch.tag().equals(tag));
+    StreamFrames format() {
+        return format;
     }
 
-    public int watchCount() {
-        return watches.size();
-    }
-
-    /** Tells the client of something refused: of one watch when {@code tag} is given, else of the stream. */
-    public void refuse(String tag, ApiException e) {
-        if (state == State.ENDED) {
-            return;
-        }
-        send(tag == null ? format.streamNotice(e) : format.error(new StreamedWatch(tag, "", null), e));
-        stallIfFull();
-    }
-
-    private void removed(StreamedWatch watch) {
-        watch.end();
+    void removed(StreamedWatch watch) {
         watches.remove(watch);
         loop.watchEnded(this, watch.spec().type().resource());
     }
@@ -331,19 +212,10 @@ public final class WatchStream implements Subscriber {
             return true;
         }
         // it will come from history; but a client that stopped reading has a bound
-        if (stall.isPinned() && state != State.ENDED && concernsAny(event)) {
+        if (stall.isPinned() && state != State.ENDED && watches.concern(event.event().key())) {
             String behind = stall.wentBy(event.event().object().json().length);
             if (behind != null) {
                 endSlow(behind);
-            }
-        }
-        return false;
-    }
-
-    private boolean concernsAny(EncodedEvent event) {
-        for (StreamedWatch watch : watches) {
-            if (!watch.hasEnded() && watch.spec().range().contains(event.event().key())) {
-                return true;
             }
         }
         return false;
@@ -364,27 +236,13 @@ public final class WatchStream implements Subscriber {
 
     /** What was kept while the client was behind, oldest first, as far as it reads; then live again. */
     private void sendCoalesced() {
-        long bytes = 0;
-        while (state == State.COALESCING && !coalescer.isEmpty()) {
-            int events = 0;
-            for (Buffer frame : coalescer.takeOldest(format)) {
-                send(frame);
-                bytes += frame.length();
-                events++;
-            }
-            loop.eventsSent(events);
-            loop.coalescedSent(events);
-            if (sink.writeQueueFull()) {
-                stall.afterDrain(this::sendCoalesced);
-                return;
-            }
-            if (bytes >= config.batchBytes()) {
-                soon(this::sendCoalesced);
-                return;
-            }
+        if (state != State.COALESCING) {
+            return;
         }
-        if (state == State.COALESCING) {
-            goLive();
+        switch (coalescer.send(format, this::send, sink, loop, config.batchBytes())) {
+            case CLIENT_FULL -> stall.afterDrain(this::sendCoalesced);
+            case BATCH_SENT -> soon(this::sendCoalesced);
+            case ALL_SENT -> goLive();
         }
     }
 
@@ -393,23 +251,20 @@ public final class WatchStream implements Subscriber {
         if (state == State.ENDED) {
             return;
         }
-        switch (kind) {
-            case END -> end();
-            case BOOKMARK -> {
-                if (state == State.LIVE) {
-                    writeBookmark();
-                    stallIfFull();
-                }
-                loop.schedule(this, kind, config.bookmarkInterval().toMillis());
-            }
-            case HEARTBEAT -> {
-                if (state == State.LIVE) {
-                    send(WireFormat.SERVER_SENT_EVENTS.heartbeat());
-                    stallIfFull();
-                }
-                loop.schedule(this, kind, config.sseHeartbeat().toMillis());
-            }
+        if (kind == TimerKind.END) {
+            end();
+            return;
         }
+        if (state == State.LIVE) { // bookmarks and heartbeats are a courtesy: a stream behind skips them
+            if (kind == TimerKind.BOOKMARK) {
+                writeBookmark();
+            } else {
+                send(WireFormat.SERVER_SENT_EVENTS.heartbeat());
+            }
+            stallIfFull();
+        }
+        Duration period = kind == TimerKind.BOOKMARK ? config.bookmarkInterval() : config.sseHeartbeat();
+        loop.schedule(this, kind, period.toMillis());
     }
 
     /**
@@ -456,16 +311,20 @@ public final class WatchStream implements Subscriber {
         if (state == State.LIVE) {
             writeBookmark();
         }
-        state = State.ENDED;
-        loop.detach(this, false);
-        sink.end();
+        finish(false, sink::end);
     }
 
     private void closed() {
         if (state != State.ENDED) {
-            state = State.ENDED;
-            loop.detach(this, false);
+            finish(false, () -> { });
         }
+    }
+
+    /** Forgotten by its loop (counted as ended slow or not), then its connection ended or dropped. */
+    private void finish(boolean slow, Runnable connection) {
+        state = State.ENDED;
+        loop.detach(this, slow);
+        connection.run();
     }
 
     @Override
@@ -478,18 +337,14 @@ public final class WatchStream implements Subscriber {
     private void endSlow(String how) {
         LOG.infof("ended a stream of %d watches: its client stopped reading (%s); it may resume from %d",
                 watches.size(), how, lastId);
-        state = State.ENDED;
-        loop.detach(this, true);
-        sink.abort();
+        finish(true, sink::abort);
     }
 
     @Override
     public void fail(RuntimeException e) {
         LOG.errorf(e, "a stream of %d watches failed; its connection is closed", watches.size());
         if (state != State.ENDED) {
-            state = State.ENDED;
-            loop.detach(this, false);
-            sink.abort();
+            finish(false, sink::abort);
         }
     }
 
@@ -512,23 +367,17 @@ public final class WatchStream implements Subscriber {
     private void expire(long requested, long oldest) {
         send(format.streamError(ApiException.expired("too old resource version: " + requested + " (" + oldest
                 + "): the stream cannot resume there; relist each of its watches")));
-        state = State.ENDED;
-        loop.detach(this, false);
-        sink.end();
+        finish(false, sink::end);
     }
 
     /** Each watch whose grant no longer holds gets a 403 of its own and ends; the others go on. */
     @Override
     public void recheckGrants() {
-        for (StreamedWatch watch : watches) {
-            if (!watch.hasEnded() && !watch.spec().grant().holds()) {
-                send(format.error(watch, new ApiException(403, "Forbidden", "the watch " + watch.url()
-                        + " is no longer allowed: its user's permissions changed, or the session ended",
-                        ApiException.Details.NONE, null, null)));
-                removed(watch);
-                recheckGrants(); // the list changed under the loop: go over it again
-                return;
-            }
+        for (StreamedWatch watch : watches.removeWithdrawn()) {
+            send(format.error(watch, new ApiException(403, "Forbidden", "the watch " + watch.url()
+                    + " is no longer allowed: its user's permissions changed, or the session ended",
+                    ApiException.Details.NONE, null, null)));
+            loop.watchEnded(this, watch.spec().type().resource());
         }
         if (watches.isEmpty() && format == StreamFrames.EVENT_STREAM) {
             end(); // nothing left to watch; a WebSocket client may add more
