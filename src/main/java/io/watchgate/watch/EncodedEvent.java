@@ -100,7 +100,8 @@ public final class EncodedEvent {
 
     private Buffer cached(ObjectRendering rendering, int slot, Supplier<Buffer> build) {
         AtomicReferenceArray<Buffer> slots = rendering == ObjectRendering.AS_STORED ? frames
-                : renderedFrames().computeIfAbsent(rendering.key(), key -> new AtomicReferenceArray<>(OBJECTS + VARIANTS));
+                : renderedFrames().computeIfAbsent(rendering.key(),
+                        key -> new AtomicReferenceArray<>(OBJECTS + VARIANTS));
         Buffer frame = slots.get(slot);
         if (frame == null) {
             frame = build.get();

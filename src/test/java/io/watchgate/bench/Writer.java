@@ -141,18 +141,21 @@ final class Writer {
                 }
                 // a patch changes the send time and sequence only: the object keeps its size, the request is small
                 Buffer body = patch ? Buffer.buffer("{\"data\":{\"" + SENT_KEY + "\":\"" + (now - epoch)
-                        + "\",\"seq\":\"" + i + "\"}}") : Buffer.buffer("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\""
+                        + "\",\"seq\":\"" + i + "\"}}") : Buffer
+                                .buffer("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\""
                         + name + "\"},\"data\":{\"" + SENT_KEY + "\":\"" + (now - epoch) + "\",\"seq\":\"" + i
                         + "\",\"pad\":\"" + pad + "\"}}");
                 return req.send(body).compose(resp -> resp.body().map(b -> {
                     int status = resp.statusCode();
                     if (status != (create ? 201 : 200)) {
-                        throw new IllegalStateException("HTTP " + status + ": " + WatchConnection.truncate(b.toString()));
+                        throw new IllegalStateException("HTTP " + status + ": " + WatchConnection.truncate(b
+                                .toString()));
                     }
                     // scanned rather than parsed: the tool must cost far less than the server it loads
                     long rv = WatchConnection.resourceVersion(b);
                     if (rv < 0) {
-                        throw new IllegalStateException("no resourceVersion in " + WatchConnection.truncate(b.toString()));
+                        throw new IllegalStateException("no resourceVersion in " + WatchConnection.truncate(b
+                                .toString()));
                     }
                     return rv;
                 }));

@@ -29,7 +29,8 @@ class CrossOriginWatchTest {
     @Test
     void anEventStreamFromAnAllowedOriginCarriesTheCorsHeader() {
         String ns = newNamespace("sse-cors");
-        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion="
+                + currentRevision(),
                 "Accept", "text/event-stream", "Origin", DASHBOARD)) {
             assertEquals(200, stream.status());
             assertEquals(DASHBOARD, stream.header("access-control-allow-origin"));
@@ -49,7 +50,8 @@ class CrossOriginWatchTest {
     @Test
     void anOriginNotConfiguredIsRefused() {
         String ns = newNamespace("sse-cors-other");
-        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
+        try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion="
+                + currentRevision(),
                 "Accept", "text/event-stream", "Origin", "https://elsewhere.example")) {
             assertEquals(403, stream.status());
         }

@@ -94,7 +94,8 @@ class ExactlyOnceTest {
                 List<String> seen = new ArrayList<>();
                 while (seen.size() < expected.size()) {
                     JsonNode event = watcher.stream().next();
-                    seen.add(WatchConnection.revision(event) + " " + WatchConnection.type(event) + " " + WatchConnection.name(event));
+                    seen.add(WatchConnection.revision(event) + " " + WatchConnection.type(event) + " "
+                            + WatchConnection.name(event));
                 }
                 assertEquals(expected, seen, "watch from " + watcher.from() + " of "
                         + (watcher.namespace() == null ? "all namespaces" : watcher.namespace()));

@@ -88,7 +88,8 @@ class WatchProtocolTest {
         createOk(configMaps(ns), configMap("a", ""));
         createOk(configMaps(ns), configMap("b", ""));
         for (String yes : List.of("1", "t", "T", "true", "True", "TRUE")) {
-            try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=" + yes + "&resourceVersion=" + from)) {
+            try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=" + yes + "&resourceVersion="
+                    + from)) {
                 assertEquals("a", name(watch.next()), "watch=" + yes);
             }
         }
@@ -98,11 +99,14 @@ class WatchProtocolTest {
                 org.hamcrest.Matchers.equalTo("BadRequest"));
 
         try (WatchConnection all = WatchConnection.open("/api/v1/configmaps?watch=true&resourceVersion=" + from);
-                WatchConnection legacy = WatchConnection.open("/api/v1/watch/namespaces/" + ns + "/configmaps?resourceVersion="
+                WatchConnection legacy = WatchConnection.open("/api/v1/watch/namespaces/" + ns
+                        + "/configmaps?resourceVersion="
                         + from);
-                WatchConnection one = WatchConnection.open("/api/v1/watch/namespaces/" + ns + "/configmaps/b?resourceVersion="
+                WatchConnection one = WatchConnection.open("/api/v1/watch/namespaces/" + ns
+                        + "/configmaps/b?resourceVersion="
                         + from);
-                WatchConnection namespaces = WatchConnection.open("/api/v1/watch/namespaces?resourceVersion=" + (from - 1))) {
+                WatchConnection namespaces = WatchConnection.open("/api/v1/watch/namespaces?resourceVersion="
+                        + (from - 1))) {
             assertEquals(List.of("a", "b"), all.nextEvents(2).stream().map(WatchConnection::name).toList());
             assertEquals(List.of("a", "b"), legacy.nextEvents(2).stream().map(WatchConnection::name).toList());
             assertEquals("b", name(one.next()), "a legacy watch of one object sees only that object");
@@ -136,7 +140,8 @@ class WatchProtocolTest {
     void objectsEnterAndLeaveASelectorsWatchAsAddedAndDeleted() {
         String ns = newNamespace("watch-selector");
         long from = currentRevision();
-        try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true&labelSelector=tier%3Dweb&resourceVersion="
+        try (WatchConnection watch = WatchConnection.open(configMaps(ns)
+                + "?watch=true&labelSelector=tier%3Dweb&resourceVersion="
                 + from)) {
             createOk(configMaps(ns), labelled("a", "{\"tier\":\"web\"}"));
             assertEquals("ADDED a", describe(watch.next()));
@@ -238,7 +243,8 @@ class WatchProtocolTest {
             given().accept(accept).get(configMaps(ns) + "?watch=true")
                     .then().statusCode(406).body("reason", org.hamcrest.Matchers.equalTo("NotAcceptable"));
         }
-        try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision(),
+        try (WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion="
+                + currentRevision(),
                 "Accept", "application/vnd.kubernetes.protobuf;q=0.5,application/json")) {
             assertEquals(200, watch.status());
             assertEquals("application/json", watch.header("content-type"), "the client prefers JSON");
@@ -315,7 +321,8 @@ class WatchProtocolTest {
             given().delete(configMaps(ns) + "/a").then().statusCode(200);
             JsonNode deleted = watch.next();
             assertEquals("DELETED", type(deleted));
-            assertEquals(Long.toString(deletedAt), deleted.path("object").path("metadata").path("resourceVersion").asText());
+            assertEquals(Long.toString(deletedAt), deleted.path("object").path("metadata").path("resourceVersion")
+                    .asText());
             assertEquals("a", deleted.path("object").path("rows").path(0).path("cells").path(0).asText());
         }
     }

@@ -35,7 +35,8 @@ class WatcherLifecycleTest {
     void aClosedConnectionFreesItsWatcherAtOnce() {
         String ns = newNamespace("watch-close");
         int before = hubs.active();
-        WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + currentRevision());
+        WatchConnection watch = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion="
+                + currentRevision());
         awaitTrue(() -> hubs.active() == before + 1, "the watch is counted");
         watch.close();
         awaitTrue(() -> hubs.active() == before, "closing the connection frees the watcher");
@@ -48,7 +49,8 @@ class WatcherLifecycleTest {
         long endedBefore = hubs.endedSlow();
         String big = "x".repeat(100_000);
         try (Socket stalled = openWithoutReading(configMaps(ns) + "?watch=true&resourceVersion=" + from);
-                WatchConnection reading = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion=" + from)) {
+                WatchConnection reading = WatchConnection.open(configMaps(ns) + "?watch=true&resourceVersion="
+                        + from)) {
             int written = 0;
             // write until the server gives up on the stalled client (its buffers take some megabytes first)
             while (hubs.endedSlow() == endedBefore && written < 2_000) {

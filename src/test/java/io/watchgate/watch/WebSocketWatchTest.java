@@ -16,7 +16,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -35,7 +34,7 @@ class WebSocketWatchTest {
         BlockingQueue<String> messages = new LinkedBlockingQueue<>();
         WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
                 .buildAsync(URI.create("ws://localhost:" + RestAssured.port + configMaps(ns)
-                        + "?watch=true&resourceVersion=" + from), new Collecting(messages))
+                        + "?watch=true&resourceVersion=" + from), new TextMessages(messages))
                 .get(10, TimeUnit.SECONDS);
         try {
             createOk(configMaps(ns), configMap("a", ""));
@@ -58,34 +57,13 @@ class WebSocketWatchTest {
         BlockingQueue<String> messages = new LinkedBlockingQueue<>();
         WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
                 .buildAsync(URI.create("ws://localhost:" + RestAssured.port + configMaps(ns) + "?watch=1"),
-                        new Collecting(messages))
+                        new TextMessages(messages))
                 .get(10, TimeUnit.SECONDS);
         try {
             JsonNode added = JSON.readTree(messages.poll(10, TimeUnit.SECONDS));
             assertEquals("ADDED a", WatchConnection.type(added) + " " + WatchConnection.name(added));
         } finally {
             socket.sendClose(WebSocket.NORMAL_CLOSURE, "done");
-        }
-    }
-
-    /** Collects whole text messages. */
-    private static final class Collecting implements WebSocket.Listener {
-        private final BlockingQueue<String> messages;
-        private final StringBuilder partial = new StringBuilder();
-
-        Collecting(BlockingQueue<String> messages) {
-            this.messages = messages;
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                messages.add(partial.toString());
-                partial.setLength(0);
-            }
-            socket.request(1);
-            return null;
         }
     }
 }

@@ -35,7 +35,7 @@ final class WatchHub implements WatchLoop {
     private final LoopTimers timers;
     private final Turns turns;
     private final Set<Subscriber> subscribers = new LinkedHashSet<>();
-    /** The subscribers that watch each resource: a stream of several watches of one resource is offered its events once. */
+    /** Who watches each resource: a stream of several watches of one resource is offered its events once. */
     private final Map<String, Set<Subscriber>> byResource = new HashMap<>();
     private final MessageConsumer<ChangeEvent> consumer;
     private final MessageConsumer<Long> replacements;

@@ -121,7 +121,8 @@ public class WatchHubs {
         if (context == null || !context.isEventLoopContext()) {
             throw new IllegalStateException("watches are started on an event loop");
         }
-        WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(), t -> new WatchHub(vertx, store, frames, this, budget));
+        WatchHub hub = hubs.computeIfAbsent(Thread.currentThread(),
+                t -> new WatchHub(vertx, store, frames, this, budget));
         Subscriber made = subscriber.apply(hub);
         if (draining) {
             // admitted before the drain began, and started after it ended the others: end it too

@@ -19,6 +19,7 @@ import io.watchgate.status.ApiException;
 import io.watchgate.store.Store;
 import io.watchgate.watch.EncodedEvents;
 import io.watchgate.watch.WatchConfig;
+import io.watchgate.watch.WatchGrant;
 import io.watchgate.watch.WatchLoop;
 import io.watchgate.watch.WatchSink;
 import io.watchgate.watch.WatchSpec;
@@ -116,7 +117,8 @@ public class StreamRoute {
             for (String url : urls) {
                 StreamRequests.Asked asked = StreamRequests.parse(url, specs, lastEventId);
                 try {
-                    granted.add(new StreamedWatch(url, asked.spec().grantedBy(grants.authorize(context, asked.info()))));
+                    WatchGrant grant = grants.authorize(context, asked.info());
+                    granted.add(new StreamedWatch(url, asked.spec().grantedBy(grant)));
                 } catch (ApiException forbidden) {
                     refusals.count(Refusals.Reason.FORBIDDEN);
                     refused.add(new Refused(new StreamedWatch(url, asked.spec()), forbidden));

@@ -5,8 +5,9 @@ import io.watchgate.watch.WatchSpec;
 
 /**
  * One watch of a stream: the collection URL its client gave, the tag its events carry back to say they are its (that
- * URL exactly as given, or over a WebSocket the id the client gave it), and what it asks for. Which events it is sent is decided as for a single watch of {@code spec}; the stream only adds from
- * which revision on ({@link #since()}).
+ * URL exactly as given, or over a WebSocket the id the client gave it), and what it asks for. Which events it is
+ * sent is decided as for a single watch of {@code spec}; the stream only adds from which revision on
+ * ({@link #since()}).
  */
 public final class StreamedWatch {
 

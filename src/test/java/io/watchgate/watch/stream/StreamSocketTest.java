@@ -13,11 +13,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import io.watchgate.watch.TextMessages;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -39,7 +39,7 @@ class StreamSocketTest {
     @BeforeEach
     void connect() throws Exception {
         socket = HttpClient.newHttpClient().newWebSocketBuilder()
-                .buildAsync(URI.create("ws://localhost:" + RestAssured.port + "/streams"), new Collecting(messages))
+                .buildAsync(URI.create("ws://localhost:" + RestAssured.port + "/streams"), new TextMessages(messages))
                 .get(10, TimeUnit.SECONDS);
     }
 
@@ -132,26 +132,5 @@ class StreamSocketTest {
     private static String describe(JsonNode message) {
         return message.path("watch").asText() + " " + message.path("type").asText() + " "
                 + message.path("object").path("metadata").path("name").asText();
-    }
-
-    /** Collects whole text messages. */
-    private static final class Collecting implements WebSocket.Listener {
-        private final BlockingQueue<String> messages;
-        private final StringBuilder partial = new StringBuilder();
-
-        Collecting(BlockingQueue<String> messages) {
-            this.messages = messages;
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                messages.add(partial.toString());
-                partial.setLength(0);
-            }
-            webSocket.request(1);
-            return null;
-        }
     }
 }

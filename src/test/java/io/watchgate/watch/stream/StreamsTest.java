@@ -158,7 +158,8 @@ class StreamsTest {
             try (WatchConnection stream = WatchConnection.open(streamOf(List.of(mapsFrom, secretsFrom), "")
                     + "&timeoutSeconds=1", headers)) {
                 EventSourceReader events = new EventSourceReader(stream);
-                for (Sse sse = events.next(Duration.ofSeconds(5)); sse != null; sse = events.next(Duration.ofSeconds(5))) {
+                for (Sse sse = events.next(Duration.ofSeconds(5)); sse != null; sse = events.next(Duration
+                        .ofSeconds(5))) {
                     if (sse.id() != null) {
                         lastEventId = sse.id();
                     }
@@ -294,7 +295,8 @@ class StreamsTest {
         assertTrue(coalesced.values().stream().allMatch(count -> count == 1), "one event an object: " + coalesced);
         assertTrue(events < 10_000, "the client was not sent every update: " + events);
         Map<String, String> server = new java.util.TreeMap<>();
-        JsonNode list = new com.fasterxml.jackson.databind.ObjectMapper().readTree(send(HttpRequest.newBuilder(uri(maps)))
+        JsonNode list = new com.fasterxml.jackson.databind.ObjectMapper().readTree(send(HttpRequest
+                .newBuilder(uri(maps)))
                 .body());
         list.path("items").forEach(item -> server.put(item.path("metadata").path("name").asText(),
                 item.path("metadata").path("resourceVersion").asText()));
@@ -326,8 +328,10 @@ class StreamsTest {
     // --- fixtures
 
     /** Reads an event stream a chunk at a time, and stops asking for more (so stops reading) until resumed. */
-    private static final class PausingReader implements java.util.concurrent.Flow.Subscriber<List<java.nio.ByteBuffer>> {
-        private final java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+    private static final class PausingReader implements java.util.concurrent.Flow.Subscriber<List<java.nio
+            .ByteBuffer>> {
+        private final java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent
+                .LinkedBlockingQueue<>();
         private final StringBuilder partial = new StringBuilder();
         private volatile java.util.concurrent.Flow.Subscription subscription;
         private volatile boolean paused = true;
@@ -440,9 +444,11 @@ class StreamsTest {
     }
 
     private String defineGadgets() {
-        String crd = "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"CustomResourceDefinition\",\"metadata\":"
+        String crd = "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"CustomResourceDefinition\","
+                + "\"metadata\":"
                 + "{\"name\":\"gadgets." + GROUP + "\"},\"spec\":{\"group\":\"" + GROUP + "\",\"scope\":\"Namespaced\","
-                + "\"names\":{\"plural\":\"gadgets\",\"kind\":\"Gadget\"},\"versions\":[{\"name\":\"v1\",\"served\":true,"
+                + "\"names\":{\"plural\":\"gadgets\",\"kind\":\"Gadget\"},"
+                + "\"versions\":[{\"name\":\"v1\",\"served\":true,"
                 + "\"storage\":true,\"schema\":{\"openAPIV3Schema\":{\"type\":\"object\","
                 + "\"x-kubernetes-preserve-unknown-fields\":true}}}]}}";
         int code = given().contentType(ContentType.JSON).body(crd)
