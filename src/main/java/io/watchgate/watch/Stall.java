@@ -66,6 +66,16 @@ public final class Stall {
         });
     }
 
+    /**
+     * While it waits, its watcher also keeps {@code bytes} of its own for its client (a stream's coalesced changes):
+     * counted against the memory budget with what is queued, so that a server short of memory ends it too.
+     */
+    public void alsoKeeps(long bytes) {
+        if (pinned != 0) {
+            loop.pinned(watcher, pinned + bytes);
+        }
+    }
+
     /** The watcher went live: no earlier wait may act on it, and it waits for nothing. */
     public void cancel() {
         newestWait++;

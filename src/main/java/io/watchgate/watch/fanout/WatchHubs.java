@@ -115,8 +115,9 @@ public class WatchHubs {
      *
      * @param subscriber makes it, for the loop that serves it
      * @param sink       where it writes: ended at once, with nothing started, while the server drains
+     * @return whether it started (not while the server drains)
      */
-    public void start(Function<WatchLoop, Subscriber> subscriber, WatchSink sink) {
+    public boolean start(Function<WatchLoop, Subscriber> subscriber, WatchSink sink) {
         Context context = Vertx.currentContext();
         if (context == null || !context.isEventLoopContext()) {
             throw new IllegalStateException("watches are started on an event loop");
@@ -128,7 +129,7 @@ public class WatchHubs {
             // admitted before the drain began, and started after it ended the others: end it too
             release(made.watchedResources().size());
             sink.end();
-            return;
+            return false;
         }
         for (String resource : made.watchedResources()) {
             counts.started(resource, made.form());
@@ -140,6 +141,7 @@ public class WatchHubs {
         if (draining) {
             made.end(); // a drain began while this loop's hub was being made: it may not have seen this one
         }
+        return true;
     }
 
 

@@ -52,6 +52,8 @@ final class StreamRequests {
     static Asked parse(String url, WatchSpecs specs, String lastEventId) {
         try {
             return read(url, specs, lastEventId);
+        } catch (IllegalArgumentException e) { // Netty's and the path parser's word for a bad percent-encoding
+            throw ApiException.badRequest("watch \"" + shown(url) + "\": its percent-encoding does not decode");
         } catch (ApiException e) {
             throw new ApiException(e.code(), e.reason(), "watch \"" + shown(url) + "\": " + e.getMessage(),
                     e.details(), e.retryAfterSeconds(), null);

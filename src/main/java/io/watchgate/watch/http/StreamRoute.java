@@ -9,11 +9,13 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authz.WatchGrants;
+import io.watchgate.api.InFlightLimit;
 import io.watchgate.http.TrustedOrigins;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.request.QueryFlags;
 import io.watchgate.request.QueryParameters;
 import io.watchgate.request.RequestEnd;
+import io.watchgate.request.RequestInfos;
 import io.watchgate.request.RouteOrder;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.Store;
@@ -88,6 +90,10 @@ public class StreamRoute {
     }
 
     private void handle(RoutingContext context) {
+        if (!InFlightLimit.isStream(RequestInfos.of(context))) {
+            context.next(); // /streams/ and the like: nothing, and not a long-running request for the limits
+            return;
+        }
         HttpServerRequest request = context.request();
         List<StreamedWatch> granted = new ArrayList<>();
         List<Refused> refused = new ArrayList<>();
@@ -135,7 +141,7 @@ public class StreamRoute {
         try {
             hubs.admit(places);
         } catch (ApiException e) {
-            WatchRoute.refuse(context, e, WireFormat.SERVER_SENT_EVENTS);
+            refuse(context, e, webSocket);
             return;
         }
         long required = granted.stream().mapToLong(watch -> watch.spec().requiredRevision()).max().orElse(0);
@@ -148,7 +154,7 @@ public class StreamRoute {
             }
         }, e -> {
             hubs.release(places);
-            WatchRoute.refuse(context, e, WireFormat.SERVER_SENT_EVENTS);
+            refuse(context, e, webSocket);
         });
     }
 
@@ -159,10 +165,9 @@ public class StreamRoute {
             for (Refused watch : asked.refused()) {
                 sink.write(WatchStream.refusal(WireFormat.JSON_LINES, watch.watch(), watch.why()));
             }
-            WatchStream[] started = new WatchStream[1];
-            hubs.start(loop -> started[0] = stream(asked, sink, loop), sink);
-            if (started[0] != null) {
-                StreamSocket messages = new StreamSocket(context, started[0], specs, grants, hubs, mapper,
+            WatchStream[] made = new WatchStream[1];
+            if (hubs.start(loop -> made[0] = stream(asked, sink, loop), sink)) {
+                StreamSocket messages = new StreamSocket(context, made[0], specs, grants, hubs, mapper,
                         streams.maxWatches(), refusals);
                 socket.textMessageHandler(messages::onMessage);
             }
@@ -170,6 +175,15 @@ public class StreamRoute {
             hubs.release(asked.watches().size());
             ended.run();
         });
+    }
+
+    /** A stream refused for now: a Status for a WebSocket upgrade, an event stream an EventSource retries. */
+    private static void refuse(RoutingContext context, ApiException e, boolean webSocket) {
+        if (webSocket) {
+            WatchRoute.reply(context, e);
+        } else {
+            WatchRoute.refuse(context, e, WireFormat.SERVER_SENT_EVENTS);
+        }
     }
 
     /** A stream is an event stream: an Accept that does not take one is refused (406). */

@@ -56,6 +56,7 @@ final class StreamSocket {
             return;
         }
         String id = null;
+        String tag = null; // what an ERROR is tagged with: a watch that could not start, or nothing (the stream's)
         try {
             if (text.length() > MAX_MESSAGE_BYTES) {
                 throw ApiException.badRequest("a message is at most " + MAX_MESSAGE_BYTES + " bytes; this one has "
@@ -66,22 +67,25 @@ final class StreamSocket {
             if (id == null || !ID.matcher(id).matches()) {
                 String given = id;
                 id = null;
-                throw ApiException.badRequest("id: Invalid value: " + (given == null ? "none" : "\"" + given + "\"")
+                throw ApiException.badRequest("id: Invalid value: " + (given == null ? "none"
+                        : "\"" + StreamRequests.shown(given) + "\"")
                         + ": each message names its watch with an id of 1 to 64 letters, digits, '.', '_', ':' or '-'");
             }
             String op = text(message, "op");
             if ("watch".equals(op)) {
+                tag = members.has(id) ? null : id; // not the running watch of that id: it goes on
                 watch(id, text(message, "url"));
             } else if ("stop".equals(op)) {
                 if (!members.stop(id)) {
                     throw new ApiException(404, "NotFound", "no watch \"" + id + "\" in this stream");
                 }
             } else {
-                throw ApiException.badRequest("op: Unsupported value: " + (op == null ? "none" : "\"" + op + "\"")
+                throw ApiException.badRequest("op: Unsupported value: " + (op == null ? "none"
+                        : "\"" + StreamRequests.shown(op) + "\"")
                         + ": supported values: \"watch\", \"stop\"");
             }
         } catch (ApiException e) {
-            members.refuse(id, e);
+            members.refuse(tag, e);
         }
     }
 

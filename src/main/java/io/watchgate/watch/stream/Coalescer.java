@@ -47,7 +47,8 @@ final class Coalescer {
         }
 
         long bytes() {
-            return latest.event().object().json().length;
+            return (variant == EncodedEvent.Variant.DELETED_PREVIOUS ? latest.event().previous() : latest.event()
+                    .object()).json().length;
         }
 
         @Override
@@ -73,6 +74,23 @@ final class Coalescer {
         return entries.isEmpty();
     }
 
+    /** The bytes of the objects kept. */
+    long bytes() {
+        return bytes;
+    }
+
+    /** Drops what was kept for a watch that ended. */
+    void forget(StreamedWatch watch) {
+        entries.values().removeIf(entry -> {
+            if (entry.key.watch() != watch) {
+                return false;
+            }
+            byRevision.remove(entry);
+            bytes -= entry.bytes();
+            return true;
+        });
+    }
+
     /**
      * Keeps {@code event} in place of what came before for the same objects of {@code watches}.
      *
@@ -80,8 +98,8 @@ final class Coalescer {
      */
     String add(EncodedEvent event, Iterable<StreamedWatch> watches) {
         for (StreamedWatch watch : watches) {
-            if (watch.hasEnded() || event.revision() <= watch.since()) {
-                continue;
+            if (watch.hasEnded() || watch.awaitsSnapshot() || event.revision() <= watch.since()) {
+                continue; // a watch whose initial events are due gets its state from them
             }
             EncodedEvent.Variant variant = EventFilter.variantFor(event.event(), watch.spec().range(),
                     watch.spec().selection());
@@ -151,7 +169,7 @@ final class Coalescer {
             Entry entry = byRevision.pollFirst();
             entries.remove(entry.key);
             bytes -= entry.bytes();
-            if (entry.had || entry.present()) {
+            if (!entry.key.watch().hasEnded() && (entry.had || entry.present())) {
                 taken.add(entry);
             }
         }

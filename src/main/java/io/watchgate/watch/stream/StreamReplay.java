@@ -66,6 +66,7 @@ final class StreamReplay {
         try {
             for (ChangeEvent event : events) {
                 if (event.revision() > limit) {
+                    handledThrough = limit; // every event up to the limit was handled: none lies between
                     return Stop.BATCH_SENT;
                 }
                 handledThrough = event.revision();

@@ -69,7 +69,27 @@ final class StreamSnapshots {
             this.revision = revision;
         }
         watch.startAfter(this.revision);
+        watch.awaitSnapshot(true);
         due.add(watch);
+    }
+
+    /**
+     * Moves the snapshots due, none begun, to {@code later}: a stream that kept only the latest changes while its
+     * client was behind has no history to send between their revision and its position.
+     */
+    void moveTo(long later) {
+        if (cursor == null && !due.isEmpty() && later > revision) {
+            revision = later;
+            due.forEach(watch -> watch.startAfter(later));
+        }
+    }
+
+    /** Forgets a watch that ended, unless its initial events are being sent (the next stretch sees it ended). */
+    void forget(StreamedWatch watch) {
+        if (!(cursor != null && due.get(0) == watch)) {
+            due.remove(watch);
+        }
+        sent.remove(watch);
     }
 
     /** Sends initial events, watch after watch, until one stretch stops; after the last, every watch's bookmark. */
@@ -101,6 +121,7 @@ final class StreamSnapshots {
                 case ALL_SENT -> {
                     due.remove(0);
                     sent.add(watch);
+                    watch.awaitSnapshot(false);
                     cursor = null;
                 }
             }

@@ -17,6 +17,7 @@ public final class StreamedWatch {
     private final byte[] quotedTag;
     private final WatchSpec spec;
     private long since;
+    private boolean awaitsSnapshot;
     private boolean ended;
 
     /** A watch tagged with its URL, as over Server-Sent Events. */
@@ -54,6 +55,15 @@ public final class StreamedWatch {
 
     void startAfter(long revision) {
         since = revision;
+    }
+
+    /** Whether its initial events are still to be sent: its changes come after them, from history. */
+    boolean awaitsSnapshot() {
+        return awaitsSnapshot;
+    }
+
+    void awaitSnapshot(boolean awaits) {
+        awaitsSnapshot = awaits;
     }
 
     boolean hasEnded() {

@@ -162,12 +162,20 @@ public final class WatchStream implements Subscriber {
         }
     }
 
-    /** Tells the client something, unless the stream has ended. */
+    /**
+     * Answers a client's message, unless the stream has ended: a client that sends messages without reading the
+     * answers (its buffers full) is cut off, as any client that stops reading.
+     */
     void tell(Buffer frame) {
-        if (state != State.ENDED) {
-            send(frame);
-            stallIfFull();
+        if (state == State.ENDED) {
+            return;
         }
+        if (sink.writeQueueFull()) {
+            endSlow("it sent messages without reading the answers");
+            return;
+        }
+        send(frame);
+        stallIfFull();
     }
 
     StreamFrames format() {
@@ -176,6 +184,15 @@ public final class WatchStream implements Subscriber {
 
     void removed(StreamedWatch watch) {
         watches.remove(watch);
+        forget(watch);
+    }
+
+    /** A watch that ended: nothing kept for it stays, and its loop counts it no more. */
+    private void forget(StreamedWatch watch) {
+        snapshots.forget(watch);
+        if (coalescer != null) {
+            coalescer.forget(watch);
+        }
         loop.watchEnded(this, watch.spec().type().resource());
     }
 
@@ -187,6 +204,8 @@ public final class WatchStream implements Subscriber {
                 String over = coalescer.add(event, watches);
                 if (over != null) {
                     endSlow(over);
+                } else {
+                    stall.alsoKeeps(coalescer.bytes()); // counted against the memory budget, as queued bytes are
                 }
             }
             return false;
@@ -242,7 +261,15 @@ public final class WatchStream implements Subscriber {
         switch (coalescer.send(format, this::send, sink, loop, config.batchBytes())) {
             case CLIENT_FULL -> stall.afterDrain(this::sendCoalesced);
             case BATCH_SENT -> soon(this::sendCoalesced);
-            case ALL_SENT -> goLive();
+            case ALL_SENT -> {
+                if (snapshots.isDue()) { // a watch added meanwhile has its state to get first, as of now
+                    snapshots.moveTo(position);
+                    state = State.CATCHING_UP;
+                    catchUp();
+                } else {
+                    goLive();
+                }
+            }
         }
     }
 
@@ -275,6 +302,7 @@ public final class WatchStream implements Subscriber {
         position = Math.max(position, loop.lastRevision());
         if (position > lastId) {
             send(format.bookmark(position));
+            lastId = position;
             loop.bookmarkSent();
         }
     }
@@ -377,7 +405,7 @@ public final class WatchStream implements Subscriber {
             send(format.error(watch, new ApiException(403, "Forbidden", "the watch " + watch.url()
                     + " is no longer allowed: its user's permissions changed, or the session ended",
                     ApiException.Details.NONE, null, null)));
-            loop.watchEnded(this, watch.spec().type().resource());
+            forget(watch);
         }
         if (watches.isEmpty() && format == StreamFrames.EVENT_STREAM) {
             end(); // nothing left to watch; a WebSocket client may add more

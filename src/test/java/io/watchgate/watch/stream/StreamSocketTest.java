@@ -90,9 +90,11 @@ class StreamSocketTest {
         send("{\"op\":\"watch\",\"id\":\"w1\",\"url\":\"/api/v1/widgets\"}");
         assertError(next(), "w1", 404, "watch \"/api/v1/widgets\"");
         send("{\"op\":\"stop\",\"id\":\"nothing\"}");
-        assertError(next(), "nothing", 404, "no watch \"nothing\"");
+        assertError(next(), null, 404, "no watch \"nothing\"");
         send("{\"op\":\"follow\",\"id\":\"w2\"}");
-        assertError(next(), "w2", 400, "op: Unsupported value: \"follow\"");
+        assertError(next(), null, 400, "op: Unsupported value: \"follow\"");
+        send("{\"op\":\"watch\",\"id\":\"w4\",\"url\":\"/api/v1/configmaps?labelSelector=%zz\"}");
+        assertError(next(), "w4", 400, "its percent-encoding does not decode");
         send("{\"op\":\"watch\",\"id\":\"has space\",\"url\":\"" + configMaps(ns) + "\"}");
         JsonNode badId = next();
         assertEquals(400, badId.path("object").path("code").asInt());
@@ -100,14 +102,15 @@ class StreamSocketTest {
         send("{\"op\":\"watch\",\"id\":\"w3\",\"url\":\"" + configMaps(ns) + "\"}");
         assertEquals("w3 BOOKMARK ", describe(next()));
         send("{\"op\":\"watch\",\"id\":\"w3\",\"url\":\"" + configMaps(ns) + "\"}");
-        assertError(next(), "w3", 400, "a watch \"w3\" already");
+        assertError(next(), null, 400, "a watch \"w3\" already"); // the stream's: w3 goes on
 
         createOk(configMaps(ns), configMap("still-served", ""));
         assertEquals("w3 ADDED still-served", describe(next()));
     }
 
+    /** An ERROR of the watch {@code id}, or with a null id of the stream. */
     private static void assertError(JsonNode message, String id, int code, String text) {
-        assertEquals(id, message.path("watch").asText(), message.toString());
+        assertEquals(id, message.has("watch") ? message.path("watch").asText() : null, message.toString());
         assertEquals("ERROR", message.path("type").asText());
         assertEquals(code, message.path("object").path("code").asInt(), message.toString());
         assertTrue(message.path("object").path("message").asText().contains(text), message.toString());

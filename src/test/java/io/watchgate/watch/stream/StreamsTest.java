@@ -313,6 +313,9 @@ class StreamsTest {
         refused("/streams?watch=" + encode("/api/v1/configmaps?labelSelector=a%3D%3D%3Db"), 400,
                 "watch \"/api/v1/configmaps?labelSelector=a%3D%3D%3Db\"");
         refused("/streams?watch=" + encode("/api/v1/configmaps?timeoutSeconds=5"), 400, "timeoutSeconds belongs to");
+        refused("/streams?watch=" + encode("/api/v1/configmaps?labelSelector=%zz"), 400,
+                "its percent-encoding does not decode");
+        refused("/streams/?watch=" + encode("/api/v1/configmaps"), 404, "");
         refused("/streams?watch=" + encode("/api/v1/configmaps") + "&watch=" + encode("/api/v1/configmaps"), 400,
                 "is given twice");
         refused("/streams?watch=" + encode("/api/v1/configmaps") + "&timeoutSeconds=-1", 400, "timeoutSeconds");

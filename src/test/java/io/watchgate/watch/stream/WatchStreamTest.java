@@ -307,6 +307,79 @@ class WatchStreamTest {
         assertTrue(sink.aborted, "a client that far behind is cut off, as any slow client");
     }
 
+    @Test
+    void aWatchAddedWhileTheClientIsBehindGetsItsStateOnceWhatWasKeptIsSent() {
+        put(SECRETS, "b", "existing", null);
+        long from = store.currentRevision();
+        coalesce = 100;
+        WatchStream stream = stream(List.of(watch("/api/v1/namespaces/a/configmaps", CONFIG_MAPS, "a", null, from)));
+        StreamMembers members = new StreamMembers(stream);
+        stream.start();
+        loop.runAll();
+        sink.chokeAfterEachWrite = true;
+        put(CONFIG_MAPS, "a", "first", null);
+        offerLive(stream); // written, then the client is full: the stream keeps what follows
+        put(CONFIG_MAPS, "a", "kept", null);
+        offerLive(stream);
+        members.add(new StreamedWatch("secrets", "/api/v1/namespaces/b/secrets", spec(SECRETS, "b", null,
+                WatchSpec.UNSET, true)));
+        put(SECRETS, "b", "after", null);
+        offerLive(stream);
+        sink.chokeAfterEachWrite = false;
+        sink.drain();
+        loop.runAll();
+        put(SECRETS, "b", "later", null);
+        offerLive(stream);
+
+        // its state as of the end of what was kept (in key order), its bookmark, then its changes
+        List<String> seen = sink.events().stream().map(e -> e.watch() + " " + e.type() + " " + e.name()).toList();
+        assertEquals(List.of("/api/v1/namespaces/a/configmaps ADDED first", "/api/v1/namespaces/a/configmaps ADDED kept",
+                "secrets ADDED after", "secrets ADDED existing", "secrets BOOKMARK ", "secrets ADDED later"), seen);
+        assertTrue(stream.isLive());
+    }
+
+    @Test
+    void whatWasKeptForAWatchThatStoppedIsNotSent() {
+        long from = store.currentRevision();
+        coalesce = 100;
+        StreamedWatch stopped = new StreamedWatch("w1", "/api/v1/namespaces/a/configmaps",
+                spec(CONFIG_MAPS, "a", null, from, false));
+        WatchStream stream = stream(List.of(stopped, watch("/api/v1/namespaces/b/secrets", SECRETS, "b", null,
+                from)));
+        stream.start();
+        loop.runAll();
+        sink.chokeAfterEachWrite = true;
+        put(SECRETS, "b", "first", null);
+        offerLive(stream);
+        put(CONFIG_MAPS, "a", "of-the-stopped", null);
+        put(SECRETS, "b", "kept", null);
+        offerLive(stream);
+        assertTrue(new StreamMembers(stream).stop("w1"));
+        sink.chokeAfterEachWrite = false;
+        sink.drain();
+        loop.runAll();
+        assertEquals(List.of("ADDED first", "ADDED kept"),
+                sink.events().stream().map(e -> e.type() + " " + e.name()).toList());
+    }
+
+    @Test
+    void bookmarksOfAnIdleStreamMoveItsIdOnlyWhenTheLoopMovedOn() {
+        long from = store.currentRevision();
+        WatchStream stream = stream(List.of(watch("/api/v1/namespaces/a/configmaps", CONFIG_MAPS, "a", null, from)));
+        stream.start();
+        loop.runAll();
+        put(SECRETS, "b", "elsewhere", null);
+        offerLive(stream);
+        stream.onTimer(Subscriber.TimerKind.BOOKMARK);
+        stream.onTimer(Subscriber.TimerKind.BOOKMARK);
+        put(SECRETS, "b", "elsewhere-again", null);
+        offerLive(stream);
+        stream.onTimer(Subscriber.TimerKind.BOOKMARK);
+        List<String> ids = sink.frames.stream().filter(f -> f.contains("event: BOOKMARK"))
+                .map(f -> f.substring(4, f.indexOf('\n'))).toList();
+        assertEquals(List.of(Long.toString(from + 1), Long.toString(from + 2)), ids, "one bookmark a new revision");
+    }
+
     // --- fixtures
 
     private void delete(ResourceType type, String namespace, String name) {
