@@ -12,20 +12,29 @@ final class UserCounts {
 
     /** Takes one for {@code user} if it holds fewer than {@code limit}; whether it did. */
     boolean tryTake(String user, int limit) {
+        return tryTake(user, limit, 1);
+    }
+
+    /** Takes {@code count} for {@code user} if it then holds no more than {@code limit}; whether it did. */
+    boolean tryTake(String user, int limit, int count) {
         boolean[] taken = {false};
         counts.compute(user, (name, held) -> {
             int now = held == null ? 0 : held;
-            if (now >= limit) {
+            if (now + count > limit) {
                 return held;
             }
             taken[0] = true;
-            return now + 1;
+            return now + count;
         });
         return taken[0];
     }
 
     void giveBack(String user) {
-        counts.computeIfPresent(user, (name, held) -> held <= 1 ? null : held - 1);
+        giveBack(user, 1);
+    }
+
+    void giveBack(String user, int count) {
+        counts.computeIfPresent(user, (name, held) -> held <= count ? null : held - count);
     }
 
     int held(String user) {

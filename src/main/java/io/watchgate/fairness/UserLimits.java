@@ -12,6 +12,7 @@ import io.watchgate.api.InFlightLimit;
 import io.watchgate.authn.Identities;
 import io.watchgate.authn.UserInfo;
 import io.watchgate.metrics.Refusals;
+import io.watchgate.request.QueryParameters;
 import io.watchgate.request.RequestInfo;
 import io.watchgate.request.RequestEnd;
 import io.watchgate.request.RequestInfos;
@@ -30,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code watchgate_user_refusals_total}, its labels bounded ({@link UserLabels}).
  */
 @ApplicationScoped
-class UserLimits {
+public class UserLimits {
 
     /** Buckets are swept this often; past this many users with a bucket, a new one writes unmetered until a sweep. */
     private static final long SWEEP_MILLIS = 10_000;
@@ -87,10 +88,12 @@ class UserLimits {
         String name = user.name();
         RequestInfo info = RequestInfos.of(context);
         if (InFlightLimit.longRunning(info)) {
-            if (!hold(context, watches, name, config.maxWatchesPerUser(), Refusals.Reason.USER_WATCHES)) {
+            // a stream holds as many of its user's watch places as it asks for watches (one at least)
+            int places = InFlightLimit.isStream(info) ? Math.max(1, QueryParameters.all(context, "watch").size()) : 1;
+            if (!hold(context, watches, name, config.maxWatchesPerUser(), places, Refusals.Reason.USER_WATCHES)) {
                 return;
             }
-        } else if (!hold(context, requests, name, config.maxRequestsInflightPerUser(),
+        } else if (!hold(context, requests, name, config.maxRequestsInflightPerUser(), 1,
                 Refusals.Reason.USER_REQUESTS_INFLIGHT)) {
             return;
         }
@@ -104,17 +107,42 @@ class UserLimits {
         context.next();
     }
 
-    /** Takes one of the user's places until the response ends; false (and answered) when none is left. */
-    private boolean hold(RoutingContext context, UserCounts counts, String name, int limit, Refusals.Reason reason) {
+    /**
+     * Takes one more watch place for the user of {@code context}, for a watch a WebSocket stream adds while it runs
+     * (until {@link #giveBackWatch}); false, counted, when the user's share is used up.
+     */
+    public boolean takeWatch(RoutingContext context) {
+        UserInfo user = Identities.authenticated(context);
+        if (user.isMaster() || config.maxWatchesPerUser() <= 0) {
+            return true;
+        }
+        if (watches.tryTake(user.name(), config.maxWatchesPerUser())) {
+            return true;
+        }
+        count(user.name(), Refusals.Reason.USER_WATCHES);
+        return false;
+    }
+
+    /** Gives back a place {@link #takeWatch} took. */
+    public void giveBackWatch(RoutingContext context) {
+        UserInfo user = Identities.authenticated(context);
+        if (!user.isMaster() && config.maxWatchesPerUser() > 0) {
+            watches.giveBack(user.name());
+        }
+    }
+
+    /** Takes {@code places} of the user's places until the response ends; false (and answered) if too few are left. */
+    private boolean hold(RoutingContext context, UserCounts counts, String name, int limit, int places,
+            Refusals.Reason reason) {
         if (limit <= 0) {
             return true;
         }
-        if (!counts.tryTake(name, limit)) {
+        if (!counts.tryTake(name, limit, places)) {
             refuse(context, name, reason, 1);
             return false;
         }
         // once: at the response's end, its connection's close, or its WebSocket's close, whichever comes first
-        RequestEnd.onEnd(context, completed -> counts.giveBack(name));
+        RequestEnd.onEnd(context, completed -> counts.giveBack(name, places));
         return true;
     }
 

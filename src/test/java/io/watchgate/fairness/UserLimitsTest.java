@@ -93,6 +93,77 @@ class UserLimitsTest {
     }
 
     @Test
+    void aStreamHoldsOneOfItsUsersPlacesForEachOfItsWatches() throws Exception {
+        String maps = "/api/v1/namespaces/" + namespace + "/configmaps";
+        String secrets = "/api/v1/namespaces/" + namespace + "/secrets";
+        HttpResponse<InputStream> three = stream(Users.ALICE, maps, secrets, maps + "?labelSelector=a%3Db");
+        String refusal = new String(three.body().readAllBytes()); // a refusal: the server ends it at once
+        assertEquals(200, three.statusCode(), "an EventSource is told when to come back, not given a 429");
+        assertTrue(refusal.contains("Too many requests") && refusal.contains("retry: 1000"), refusal);
+
+        HttpResponse<InputStream> two = stream(Users.ALICE, maps, secrets);
+        try {
+            assertEquals(200, two.statusCode());
+            HttpResponse<InputStream> more = watch(Users.ALICE);
+            more.body().close();
+            assertEquals(429, more.statusCode(), "two watches on one stream are alice's two places");
+        } finally {
+            two.body().close();
+        }
+    }
+
+    @Test
+    void watchesAddedToAWebSocketStreamTakeTheirUsersPlacesAndGiveThemBackWhenStopped() throws Exception {
+        java.util.concurrent.BlockingQueue<String> messages = new java.util.concurrent.LinkedBlockingQueue<>();
+        URI uri = URI.create(base.toString().replace("http:", "ws:") + "streams");
+        // the stream holds one of alice's two places (one at least, as any long-running request), w1 the other
+        WebSocket socket = CLIENT.newWebSocketBuilder().header("Authorization", "Bearer " + Users.ALICE.token())
+                .buildAsync(uri, new io.watchgate.watch.TextMessages(messages)).get(10, TimeUnit.SECONDS);
+        try {
+            String maps = "/api/v1/namespaces/" + namespace + "/configmaps";
+            for (String id : List.of("w1", "w2")) {
+                socket.sendText("{\"op\":\"watch\",\"id\":\"" + id + "\",\"url\":\"" + maps + "\"}", true).join();
+            }
+            String refused = nextOf(messages, "\"watch\":\"w2\"");
+            assertTrue(refused != null && refused.contains("\"watch\":\"w2\"") && refused.contains("\"code\":429"),
+                    "her second watch is past her share: " + refused);
+            socket.sendText("{\"op\":\"stop\",\"id\":\"w1\"}", true).join();
+            socket.sendText("{\"op\":\"watch\",\"id\":\"w3\",\"url\":\"" + maps + "\"}", true).join();
+            Users.ALICE.request().body("{\"metadata\":{\"name\":\"seen\"}}")
+                    .post("/api/v1/namespaces/" + namespace + "/configmaps").then().statusCode(201);
+            String added = nextOf(messages, "\"ADDED\"");
+            assertTrue(added != null && added.contains("\"watch\":\"w3\"") && added.contains("\"ADDED\""),
+                    "w1's place went to w3: " + added);
+        } finally {
+            socket.abort();
+        }
+    }
+
+    /** The next message that contains {@code text} (others, such as bookmarks, skipped), or null within 10 s. */
+    private static String nextOf(java.util.concurrent.BlockingQueue<String> messages, String text)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            String message = messages.poll(100, TimeUnit.MILLISECONDS);
+            if (message != null && message.contains(text)) {
+                return message;
+            }
+        }
+        return null;
+    }
+
+    private HttpResponse<InputStream> stream(Users user, String... urls) throws Exception {
+        StringBuilder query = new StringBuilder();
+        for (String url : urls) {
+            query.append(query.length() == 0 ? "?" : "&").append("watch=")
+                    .append(java.net.URLEncoder.encode(url, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base.toString() + "streams" + query))
+                .header("Authorization", "Bearer " + user.token()).header("Accept", "text/event-stream").build();
+        return CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    }
+
+    @Test
     void aClosedWebSocketWatchGivesItsPlaceBackToo() throws Exception {
         // twice the share, one after the other: each closed watch must have given its place back
         for (int i = 0; i < 4; i++) {

@@ -10,6 +10,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.authz.WatchGrants;
 import io.watchgate.api.InFlightLimit;
+import io.watchgate.fairness.UserLimits;
 import io.watchgate.http.TrustedOrigins;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.request.QueryFlags;
@@ -62,11 +63,14 @@ public class StreamRoute {
     private final WatchGrants grants;
     private final Refusals refusals;
     private final ObjectMapper mapper;
+    private final UserLimits users;
     private final TrustedOrigins origins = TrustedOrigins.configured(ConfigProvider.getConfig());
 
     StreamRoute(WatchSpecs specs, RevisionWait revisions, WatchHubs hubs, Store store, EncodedEvents frames,
-            WatchConfig config, StreamConfig streams, WatchGrants grants, Refusals refusals, ObjectMapper mapper) {
+            WatchConfig config, StreamConfig streams, WatchGrants grants, Refusals refusals, ObjectMapper mapper,
+            UserLimits users) {
         this.mapper = mapper;
+        this.users = users;
         this.specs = specs;
         this.revisions = revisions;
         this.hubs = hubs;
@@ -168,7 +172,7 @@ public class StreamRoute {
             WatchStream[] made = new WatchStream[1];
             if (hubs.start(loop -> made[0] = stream(asked, sink, loop), sink)) {
                 StreamSocket messages = new StreamSocket(context, made[0], specs, grants, hubs, mapper,
-                        streams.maxWatches(), refusals);
+                        streams.maxWatches(), refusals, users);
                 socket.textMessageHandler(messages::onMessage);
             }
         }).onFailure(e -> {

@@ -4,14 +4,19 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.ext.web.RoutingContext;
+import io.watchgate.api.InFlightLimit;
 import io.watchgate.authz.WatchGrants;
+import io.watchgate.fairness.UserLimits;
 import io.watchgate.metrics.Refusals;
+import io.watchgate.request.RequestEnd;
 import io.watchgate.status.ApiException;
 import io.watchgate.watch.WatchGrant;
 import io.watchgate.watch.fanout.WatchHubs;
 import io.watchgate.watch.stream.StreamedWatch;
 import io.watchgate.watch.stream.StreamMembers;
 import io.watchgate.watch.stream.WatchStream;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -37,10 +42,18 @@ final class StreamSocket {
     private final ObjectMapper mapper;
     private final int maxWatches;
     private final Refusals refusals;
+    private final UserLimits users;
+    /** The watches added by message that hold one of their user's watch places, given back when they stop. */
+    private final Set<String> holdingPlaces = new HashSet<>();
 
     StreamSocket(RoutingContext context, WatchStream stream, WatchSpecs specs, WatchGrants grants, WatchHubs hubs,
-            ObjectMapper mapper, int maxWatches, Refusals refusals) {
+            ObjectMapper mapper, int maxWatches, Refusals refusals, UserLimits users) {
         this.refusals = refusals;
+        this.users = users;
+        RequestEnd.onEnd(context, completed -> {
+            holdingPlaces.forEach(tag -> users.giveBackWatch(context));
+            holdingPlaces.clear();
+        });
         this.context = context;
         this.stream = stream;
         this.members = new StreamMembers(stream);
@@ -79,6 +92,9 @@ final class StreamSocket {
                 if (!members.stop(id)) {
                     throw new ApiException(404, "NotFound", "no watch \"" + id + "\" in this stream");
                 }
+                if (holdingPlaces.remove(id)) {
+                    users.giveBackWatch(context);
+                }
             } else {
                 throw ApiException.badRequest("op: Unsupported value: " + (op == null ? "none"
                         : "\"" + StreamRequests.shown(op) + "\"")
@@ -109,13 +125,23 @@ final class StreamSocket {
             throw forbidden;
         }
         StreamedWatch watch = new StreamedWatch(id, url, asked.spec().grantedBy(grant));
-        hubs.admit(1);
+        if (!users.takeWatch(context)) {
+            throw InFlightLimit.tooManyRequests(1); // the user holds its share of watches already
+        }
+        try {
+            hubs.admit(1);
+        } catch (RuntimeException e) {
+            users.giveBackWatch(context);
+            throw e;
+        }
         try {
             members.add(watch);
         } catch (RuntimeException e) {
             hubs.release(1);
+            users.giveBackWatch(context);
             throw e;
         }
+        holdingPlaces.add(id);
     }
 
     private JsonNode read(String text) {
