@@ -72,8 +72,10 @@ final class WatchRequests {
             revision = WatchSpec.UNSET;
         }
         if (lastEventId != null && !lastEventId.isBlank()) {
-            // an EventSource reconnecting: resume exactly after the last event it saw
-            revision = ListOptions.parseRevision(lastEventId.trim());
+            // an EventSource reconnecting: resume exactly after the last event it saw. A stream's watch that began
+            // after that (its own resourceVersion later than the stream's) has seen nothing before its own start.
+            long resumed = ListOptions.parseRevision(lastEventId.trim());
+            revision = initialEvents ? resumed : Math.max(revision, resumed);
             initialEvents = false;
         }
         Duration timeout = timeout(query.apply("timeoutSeconds"));

@@ -187,6 +187,31 @@ class StreamsTest {
     }
 
     @Test
+    void aWatchThatStartedAfterTheStreamsLastIdResumesAfterItsOwnResourceVersion() {
+        String ns = newNamespace("stream-later");
+        String maps = "/api/v1/namespaces/" + ns + "/configmaps";
+        String secrets = "/api/v1/namespaces/" + ns + "/secrets";
+        long from = currentRevision();
+        put(maps, configMap("a", "x"));
+        put(secrets, secret("listed", 1));
+        // as a page does that lists its collections one after the other: the secrets at a later resourceVersion
+        List<String> watches = List.of(maps + "?resourceVersion=" + from,
+                secrets + "?resourceVersion=" + currentRevision());
+        String lastEventId;
+        try (WatchConnection stream = WatchConnection.open(streamOf(watches, ""))) {
+            Sse first = new EventSourceReader(stream).nextChange();
+            assertEquals("a", first.json().path("object").path("metadata").path("name").asText());
+            lastEventId = first.id();
+        }
+        put(secrets, secret("after", 1));
+        try (WatchConnection stream = WatchConnection.open(streamOf(watches, ""), "Last-Event-ID", lastEventId)) {
+            Sse next = new EventSourceReader(stream).nextChange();
+            assertEquals("after", next.json().path("object").path("metadata").path("name").asText(),
+                    "the secret listed before the secrets' watch began is not sent again: " + next);
+        }
+    }
+
+    @Test
     void aStreamThatAsksForInitialEventsGetsEachWatchsStateThenItsBookmarkThenChanges() {
         String ns = newNamespace("stream-initial");
         String maps = "/api/v1/namespaces/" + ns + "/configmaps";
