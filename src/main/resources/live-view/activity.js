@@ -31,7 +31,9 @@ export class EventLog {
     li.dataset.type = type;
     li.dataset.name = name;
     li.dataset.resourceVersion = resourceVersion;
-    li.append(span('type', type), ' ', span('name', name), ' ', span('version', `rv ${resourceVersion}`));
+    li.dataset.kind = object.kind || '';
+    li.append(span('type', type), ' ', span('kind', object.kind || ''), ' ', span('name', name), ' ',
+      span('version', `rv ${resourceVersion}`));
   }
 
   clear() {

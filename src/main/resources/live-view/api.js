@@ -1,4 +1,4 @@
-// The gateway's API as the live view uses it: discovery, Table lists, watch URLs, objects and the login exchange.
+// The gateway's API as the live view uses it: discovery, Table lists, stream URLs, objects and the login exchange.
 // Same-origin requests only: the session cookie goes with them, and no token is ever kept by the page.
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json;q=0.9';
@@ -116,12 +116,20 @@ export async function listTable(type, namespace, labelSelector) {
 }
 
 /**
- * The event stream of the collection from resourceVersion on: one-row Tables with their objects, bookmarks, and
- * ERROR events with a Status.
+ * The collection's watch from resourceVersion on, as one of a stream's: its events carry one-row Tables with their
+ * objects.
  */
 export function watchUrl(type, namespace, labelSelector, resourceVersion) {
-  return `${collectionPath(type, namespace)}?${query({ watch: 'true', resourceVersion, labelSelector,
-    allowWatchBookmarks: 'true', as: 'Table', includeObject: 'Object' })}`;
+  return `${collectionPath(type, namespace)}?${query({ resourceVersion, labelSelector, as: 'Table',
+    includeObject: 'Object' })}`;
+}
+
+/**
+ * One event stream of many watches, in one revision order: each event's data names its watch by the URL given for it
+ * here ({"watch", "type", "object"}); bookmarks and errors of the whole stream name none.
+ */
+export function streamUrl(watchUrls) {
+  return `/streams?${watchUrls.map(url => `watch=${encodeURIComponent(url)}`).join('&')}`;
 }
 
 /** One object as text, read from the server again: YAML or JSON. */

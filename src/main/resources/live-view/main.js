@@ -1,34 +1,49 @@
-// The live view's page: what the user chose (kept in the URL, so that a view can be shared), the login exchange
-// where the gateway asks for one, and the parts that show a live collection.
+// The live view's page: the tables the user chose (kept in the URL, so that a board can be shared), all of them fed
+// by one stream, the login exchange where the gateway asks for one, and the parts that show what happens.
 
-import { currentSession, discoverTypes, logIn, logOut, namespaceNames, objectText, renewSession }
-  from './api.js';
+import { currentSession, discoverTypes, logIn, logOut, namespaceNames, renewSession } from './api.js';
 import { EventLog, RateChart } from './activity.js';
-import { Subscription } from './subscription.js';
-import { LiveTable } from './table.js';
+import { Details } from './details.js';
+import { TablePane } from './pane.js';
+import { LiveStream } from './stream.js';
+import { MAX_TABLES, keyOf, pinsOf, problemOf, urlOf, view } from './views.js';
 
 const $ = id => document.getElementById(id);
 const STATES = {
   idle: 'Not connected', listing: 'Listing', relisting: 'Relisting', live: 'Live', reconnecting: 'Reconnecting',
   paused: 'Paused', failed: 'Stopped',
 };
-/** A namespace's name is a DNS label: anything else in a URL is refused, not sent on as a path. */
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 let types = [];
-let subscription = null;
-let chosen = null; // {type, namespace, labelSelector}
-let selected = null; // {type, namespace, name, deleted}
-let detailsFormat = 'yaml';
-let detailsRequest = 0;
-let detailsRefresh = null;
+let chosen = null; // the view the controls chose, shown in the first table
+let pinned = []; // [{view, pane, section}], shown below it
+let pinsMade = 0;
 let renewal = null;
 let choiceTimer = null;
 
 const log = new EventLog($('log'));
 const rate = new RateChart($('rate'), $('rate-now'));
-const table = new LiveTable($('objects'), openDetails);
+const details = new Details({ section: $('details'), title: $('details-title'), text: $('details-text'),
+  yaml: $('show-yaml'), json: $('show-json') }, (v, namespace, name) => paneOf(v)?.table.focusRow(namespace, name));
+const chosenPane = new TablePane({ table: $('objects'), caption: $('objects-caption'), count: $('count'),
+  empty: $('empty'), problem: $('problem') }, (v, object) => details.open(v, object));
+const stream = new LiveStream({
+  state: showState,
+  event: (v, type, row, resourceVersion) => {
+    log.event(type, row.object, resourceVersion);
+    rate.count();
+    details.follow(v, row.object);
+  },
+  log: (kind, text) => log.notice(kind, text),
+  failed: error => {
+    if (error.code === 401) {
+      showLogin('Your session has ended: sign in again.');
+    } else {
+      showProblem(`${error.message} (${error.code} ${error.reason})`);
+    }
+  },
+});
 
 async function boot() {
   clearTimeout(renewal);
@@ -53,19 +68,21 @@ async function boot() {
   showFromUrl();
 }
 
-/** What the URL asks for (resource, namespace, labelSelector), in the controls and on screen. */
+/** What the URL asks for (resource, namespace, labelSelector, and pins), in the controls and on screen. */
 function showFromUrl() {
   const parameters = new URLSearchParams(location.search);
   const wanted = parameters.get('resource') || (types.some(t => t.id === 'configmaps') ? 'configmaps' : types[0]?.id);
   $('resource').value = wanted;
   $('namespace').value = parameters.get('namespace') || '';
   $('label-selector').value = parameters.get('labelSelector') || '';
+  const { pins, problems } = pinsOf(parameters, types);
+  problems.forEach(problem => log.notice('error', problem));
   const type = types.find(t => t.id === wanted);
   if (!type) {
-    stopShowing(`the gateway serves no resource "${wanted}" that can be listed and watched`);
+    show(null, pins, `the gateway serves no resource "${wanted}" that can be listed and watched`);
     return;
   }
-  show(type, $('namespace').value.trim(), $('label-selector').value.trim());
+  show(view(type, $('namespace').value.trim(), $('label-selector').value.trim()), pins, '');
 }
 
 /** The controls' choice, on screen and in the URL (a new history entry, so Back returns to the last view). */
@@ -75,87 +92,127 @@ function showChoice() {
   if (!type) {
     return;
   }
-  const namespace = type.namespaced ? $('namespace').value.trim() : '';
-  const labelSelector = $('label-selector').value.trim();
-  const parameters = new URLSearchParams();
-  parameters.set('resource', type.id);
-  if (namespace) parameters.set('namespace', namespace);
-  if (labelSelector) parameters.set('labelSelector', labelSelector);
-  const url = `${location.pathname}?${parameters}`;
+  const choice = view(type, $('namespace').value.trim(), $('label-selector').value.trim());
+  const pins = pinned.map(p => p.view);
+  remember(choice, pins);
+  show(choice, pins, '');
+}
+
+function remember(choice, pins) {
+  const url = urlOf(choice, pins);
   if (url !== location.pathname + location.search) {
     history.pushState(null, '', url);
   }
-  show(type, namespace, labelSelector);
 }
 
-function show(type, namespace, labelSelector) {
-  if (namespace && !NAMESPACE.test(namespace)) {
-    stopShowing(`"${namespace}" is no namespace's name (lower-case letters, digits and '-', 63 at most)`);
+/** Shows choice (or nothing, with a problem) in the first table and pins below it, all on one stream. */
+function show(choice, pins, problem) {
+  setPaused(false);
+  chosen = choice && !problem && !problemOf(choice) ? choice : null;
+  $('namespace').disabled = Boolean(choice && !choice.type.namespaced);
+  if (!chosen) {
+    chosenPane.view = null;
+    $('objects-caption').textContent = 'Objects';
+    chosenPane.clear(problem || (choice ? problemOf(choice) : ''));
+  } else if (!chosenPane.view || keyOf(chosenPane.view) !== keyOf(chosen)) {
+    chosenPane.showing(chosen);
+  }
+  showPins(pins);
+  const shown = [...(chosen ? [chosenPane] : []), ...pinned.map(p => p.pane)];
+  if (details.selected && !paneOf(details.selected.view)) {
+    details.close(false);
+  }
+  showPinState();
+  stream.show(shown.map(pane => ({ ...pane.view, table: pane })));
+}
+
+/** The pinned tables, in the order given: the ones shown already stay as they are. */
+function showPins(pins) {
+  const kept = new Map(pinned.map(p => [keyOf(p.view), p]));
+  pinned = pins.map(v => kept.get(keyOf(v)) || pinnedTable(v));
+  const shown = new Set(pinned);
+  for (const p of kept.values()) {
+    if (!shown.has(p)) {
+      p.pane.table.dispose();
+      p.section.remove();
+    }
+  }
+  $('pinned').replaceChildren(...pinned.map(p => p.section));
+}
+
+function pinnedTable(v) {
+  const section = $('pinned-table').content.firstElementChild.cloneNode(true);
+  const id = `pinned-${++pinsMade}`;
+  const part = name => section.querySelector(`.${name}`);
+  part('title').id = `${id}-title`;
+  section.setAttribute('aria-labelledby', `${id}-title`);
+  part('objects-table').setAttribute('aria-labelledby', `${id}-title`);
+  const pane = new TablePane({ table: part('objects-table'), caption: part('caption'), count: part('count'),
+    empty: part('empty'), problem: part('error') }, (shown, object) => details.open(shown, object));
+  pane.showing(v);
+  const entry = { view: v, pane, section };
+  part('unpin').setAttribute('aria-label', `Unpin ${part('caption').textContent}`);
+  part('unpin').addEventListener('click', () => unpin(entry));
+  return entry;
+}
+
+/** Keeps the chosen table on the page, below, while the controls choose another. */
+function pin() {
+  if (!chosen || pinned.some(p => keyOf(p.view) === keyOf(chosen)) || pinned.length >= MAX_TABLES - 1) {
     return;
   }
-  stopShowing('');
-  $('namespace').disabled = !type.namespaced;
-  chosen = { type, namespace: type.namespaced ? namespace : '', labelSelector };
-  $('objects-caption').textContent = `${type.plural} ${!type.namespaced ? '(cluster-scoped)'
-    : namespace ? `in ${namespace}` : 'in all namespaces'}${labelSelector ? ` matching ${labelSelector}` : ''}`;
-  subscription = new Subscription(type, chosen.namespace, labelSelector, {
-    state: showState,
-    reset: listed => {
-      table.reset(listed.columns, listed.rows, type.namespaced && !chosen.namespace);
-      showCount();
-    },
-    event: (kind, row, resourceVersion) => {
-      if (kind === 'DELETED') {
-        table.remove(row.object);
-      } else {
-        table.upsert(row, kind === 'ADDED' ? 'added' : 'modified');
-      }
-      log.event(kind, row.object, resourceVersion);
-      rate.count();
-      showCount();
-      followInDetails(kind, row.object);
-    },
-    log: (kind, text) => log.notice(kind, text),
-    failed: error => {
-      if (error.code === 401) {
-        showLogin('Your session has ended: sign in again.');
-      } else {
-        showProblem(`${error.message} (${error.code} ${error.reason})`);
-      }
-    },
-  });
-  subscription.start();
+  const pins = [...pinned.map(p => p.view), chosen];
+  remember(chosen, pins);
+  show(chosen, pins, '');
 }
 
-/** Ends what is shown: the watch, the rows, the details; with a problem to say, if any. */
+function unpin(entry) {
+  const pins = pinned.filter(p => p !== entry).map(p => p.view);
+  remember(chosen, pins);
+  show(chosen, pins, chosen ? '' : $('problem').textContent);
+  $('resource').focus();
+}
+
+function showPinState() {
+  const already = chosen && pinned.some(p => keyOf(p.view) === keyOf(chosen));
+  const full = pinned.length >= MAX_TABLES - 1;
+  $('pin').disabled = !chosen || already || full;
+  $('pin').textContent = already ? 'Pinned' : 'Pin';
+  $('pin').title = full ? `${MAX_TABLES} tables at most` : 'Keep this table on the page while you choose another';
+}
+
+/** The pane that shows v, if any. */
+function paneOf(v) {
+  const key = keyOf(v);
+  if (chosen && keyOf(chosen) === key) {
+    return chosenPane;
+  }
+  return pinned.find(p => keyOf(p.view) === key)?.pane;
+}
+
+/** Ends what is shown: the stream, the rows, the details; with a problem to say, if any. */
 function stopShowing(problem) {
-  subscription?.stop();
-  subscription = null;
-  closeDetails(false);
+  stream.stop();
+  details.close(false);
   setPaused(false);
-  table.reset([], [], false);
-  showCount();
+  chosen = null;
+  chosenPane.view = null;
+  chosenPane.clear(problem);
+  showPins([]);
   showState('idle');
-  showProblem(problem);
 }
 
 function showState(state) {
   $('connection').dataset.state = state;
   $('connection-text').textContent = STATES[state] || state;
-  // read out, but not the routine: the server ends every watch now and then, and the page is back within a second
+  // read out, but not the routine: the server ends every stream now and then, and the page is back within a second
   if (state !== 'reconnecting' && STATES[state] !== $('announcement').textContent) {
     $('announcement').textContent = STATES[state] || state;
   }
 }
 
-function showCount() {
-  $('count').textContent = `(${table.size})`;
-  $('empty').hidden = table.size > 0;
-}
-
 function showProblem(text) {
-  $('problem').textContent = text;
-  $('problem').hidden = !text;
+  chosenPane.showProblem(text);
 }
 
 function setPaused(paused) {
@@ -179,65 +236,6 @@ async function fillNamespaces() {
     option.value = name;
     return option;
   }));
-}
-
-// --- the object's details, read-only ---
-
-async function openDetails(object) {
-  selected = { type: chosen.type, namespace: object.metadata?.namespace || '', name: object.metadata?.name,
-    deleted: false };
-  $('details').hidden = false;
-  if (await showDetails()) {
-    $('details-text').focus();
-  }
-}
-
-/** Reads the selected object again; true when this read is still the newest once it is shown. */
-async function showDetails() {
-  if (!selected) {
-    return false;
-  }
-  const request = ++detailsRequest;
-  const { type, namespace, name, deleted } = selected;
-  $('details-title').textContent = `${type.kind} ${namespace ? `${namespace}/` : ''}${name}${deleted ? ' (deleted)' : ''}`;
-  $('show-yaml').setAttribute('aria-pressed', String(detailsFormat === 'yaml'));
-  $('show-json').setAttribute('aria-pressed', String(detailsFormat === 'json'));
-  if (deleted) {
-    return true;
-  }
-  let text;
-  try {
-    text = await objectText(type, namespace, name, detailsFormat);
-  } catch (e) {
-    text = e.message;
-  }
-  if (request !== detailsRequest) {
-    return false; // a newer read (another object, format or version) is on its way
-  }
-  $('details-text').textContent = text;
-  return true;
-}
-
-/** The open object changed: read it again, once for a burst of changes. */
-function followInDetails(kind, object) {
-  if (selected && selected.name === object.metadata?.name
-    && selected.namespace === (object.metadata?.namespace || '')) {
-    selected.deleted = kind === 'DELETED';
-    clearTimeout(detailsRefresh);
-    detailsRefresh = setTimeout(showDetails, 250);
-  }
-}
-
-function closeDetails(refocus = true) {
-  const had = selected;
-  selected = null;
-  detailsRequest++;
-  clearTimeout(detailsRefresh);
-  $('details').hidden = true;
-  $('details-text').textContent = '';
-  if (had && refocus) {
-    table.focusRow(had.namespace, had.name);
-  }
 }
 
 // --- who is asking ---
@@ -348,16 +346,15 @@ $('resource').addEventListener('focus', async () => {
   }
 });
 $('namespace').addEventListener('focus', fillNamespaces);
+$('pin').addEventListener('click', pin);
 $('pause').addEventListener('click', () => {
-  if (!subscription) return;
+  if (!stream.collections.size) return;
   const paused = $('pause').dataset.paused !== 'true';
   setPaused(paused);
-  if (paused) subscription.pause(); else subscription.resume();
+  if (paused) stream.pause(); else stream.resume();
 });
-$('show-yaml').addEventListener('click', () => { detailsFormat = 'yaml'; showDetails(); });
-$('show-json').addEventListener('click', () => { detailsFormat = 'json'; showDetails(); });
-$('close-details').addEventListener('click', () => closeDetails());
-$('details').addEventListener('keydown', e => { if (e.key === 'Escape') closeDetails(); });
+$('close-details').addEventListener('click', () => details.close());
+$('details').addEventListener('keydown', e => { if (e.key === 'Escape') details.close(); });
 window.addEventListener('popstate', showFromUrl);
 
 boot();

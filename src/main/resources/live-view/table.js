@@ -47,7 +47,12 @@ export class LiveTable {
     this.body.addEventListener('click', e => this.open(e.target.closest('tr')));
     this.body.addEventListener('keydown', e => this.onKey(e));
     this.tabStop = null; // the key of the row whose button takes the table's one tab stop
-    setInterval(() => this.tickAges(), 1000);
+    this.ticker = setInterval(() => this.tickAges(), 1000);
+  }
+
+  /** The table is off the page for good: its clock stops. */
+  dispose() {
+    clearInterval(this.ticker);
   }
 
   /** A new type or state: its columns, and all its rows. */

@@ -36,8 +36,8 @@ public class LiveViewRoute {
     static final String FILES = "live-view";
 
     /** Every file of the page (LiveViewRouteTest checks that this is the directory's content). */
-    static final List<String> NAMES = List.of("index.html", "live-view.css", "main.js", "api.js", "subscription.js",
-            "table.js", "activity.js");
+    static final List<String> NAMES = List.of("index.html", "live-view.css", "main.js", "api.js", "views.js",
+            "stream.js", "pane.js", "table.js", "details.js", "activity.js");
 
     /**
      * Scripts, styles and connections from this origin only (no inline script, so an object's text that found its way

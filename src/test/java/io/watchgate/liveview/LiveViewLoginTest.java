@@ -15,6 +15,7 @@ import io.watchgate.authz.RbacOn;
 import io.watchgate.authz.Users;
 import io.watchgate.browser.Chromium;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,7 +47,7 @@ class LiveViewLoginTest {
     @AfterEach
     void leavePage() {
         browser.get("about:blank");
-        browser.manage().deleteAllCookies();
+        browser.executeCdpCommand("Network.clearBrowserCookies", Map.of()); // every site's: the next test signs in
     }
 
     @Test
@@ -89,6 +90,37 @@ class LiveViewLoginTest {
         assertEquals(0L, browser.executeScript("return document.querySelectorAll('#log li, #objects tbody tr').length"),
                 "what the user saw is gone with the session: the next one to sign in does not read it");
         assertNull(browser.manage().getCookieNamed(SessionCredentials.COOKIE), "the cookie cleared");
+    }
+
+    @Test
+    void aTableItsUserMayListButNotWatchSaysSoWhileTheOtherTablesGoOn() {
+        String ns = newNamespace("partly");
+        createConfigMap(ns, "visible");
+        Users.ADMIN.request().body("{\"metadata\":{\"name\":\"listed\"}}").post("/api/v1/namespaces/" + ns
+                + "/secrets").then().statusCode(201);
+        Users.ADMIN.request().body("""
+                {"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"reader"},"rules":[
+                  {"apiGroups":[""],"resources":["configmaps"],"verbs":["get","list","watch"]},
+                  {"apiGroups":[""],"resources":["secrets"],"verbs":["list"]}]}""")
+                .post("/apis/rbac.authorization.k8s.io/v1/namespaces/" + ns + "/roles").then().statusCode(201);
+        Users.ADMIN.request().body("""
+                {"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"carol-reads"},
+                 "roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"reader"},
+                 "subjects":[{"kind":"User","name":"carol","apiGroup":"rbac.authorization.k8s.io"}]}""")
+                .post("/apis/rbac.authorization.k8s.io/v1/namespaces/" + ns + "/rolebindings").then().statusCode(201);
+        LiveViewPage page = new LiveViewPage(browser, localhost())
+                .open("?resource=configmaps&namespace=" + ns + "&pin=secrets:" + ns + ":");
+        page.awaitLoginOffered();
+        page.signIn(Users.CAROL.token());
+
+        // the secrets are listed, and their watch refused on the stream: a 403 event for it alone
+        page.await("the secrets' table says why it shows nothing", page::tables, tables -> tables.size() == 2
+                && tables.get(1).names().isEmpty() && tables.get(1).problem().contains("403")
+                && tables.get(1).problem().contains("watch"));
+        assertEquals(List.of("visible"), page.names());
+        page.awaitConnection("live");
+        createConfigMap(ns, "after");
+        page.await("the configmaps still live", page::names, List.of("after", "visible")::equals);
     }
 
     @Test

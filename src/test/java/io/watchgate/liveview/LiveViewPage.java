@@ -30,6 +30,23 @@ final class LiveViewPage {
     record Logged(String type, String name, long resourceVersion, Instant received) {
     }
 
+    /** A table on the page, the chosen one first, then the pinned ones: its caption, its rows' names, its problem. */
+    record Table(String caption, List<String> names, String problem) {
+    }
+
+    /**
+     * Keeps, from the next page on, every EventSource a page makes, so that a test can count those open (a script
+     * the browser runs before the page's own).
+     */
+    static final String KEEP_EVENT_SOURCES = """
+            window.keptEventSources = [];
+            window.EventSource = class extends window.EventSource {
+              constructor(url, init) {
+                super(url, init);
+                window.keptEventSources.push(this);
+              }
+            };""";
+
     private final ChromeDriver browser;
     private final String origin;
 
@@ -60,6 +77,25 @@ final class LiveViewPage {
 
     List<String> names() {
         return rows().stream().map(Row::name).toList();
+    }
+
+    /** Every table shown, the chosen one first. */
+    @SuppressWarnings("unchecked")
+    List<Table> tables() {
+        List<Map<String, Object>> tables = (List<Map<String, Object>>) browser.executeScript("""
+                return [document.querySelector('.tables > section'), ...document.querySelectorAll('#pinned > section')]
+                  .map(section => ({caption: section.querySelector('h2 span').textContent,
+                    names: [...section.querySelectorAll('tbody tr')].map(tr => tr.dataset.name),
+                    problem: (section.querySelector('.error') || document.getElementById('problem')).textContent}));""");
+        return tables.stream().map(table -> new Table((String) table.get("caption"),
+                (List<String>) table.get("names"), (String) table.get("problem"))).toList();
+    }
+
+    /** The URLs of the page's EventSources that are not closed (with {@link #KEEP_EVENT_SOURCES} run first). */
+    @SuppressWarnings("unchecked")
+    List<String> openEventSources() {
+        return (List<String>) browser.executeScript("return window.keptEventSources"
+                + ".filter(source => source.readyState !== EventSource.CLOSED).map(source => source.url)");
     }
 
     @SuppressWarnings("unchecked")

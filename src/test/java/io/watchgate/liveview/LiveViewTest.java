@@ -295,8 +295,15 @@ class LiveViewTest {
             createOk(configMaps(ns), "{\"metadata\":{\"name\":\"" + object[0] + "\",\"labels\":{\"app\":\"shop\","
                     + "\"tier\":\"" + object[1] + "\"}},\"data\":{\"replicas\":\"2\"}}");
         }
-        page.open("?resource=configmaps&namespace=" + ns + "&labelSelector=app%3Dshop");
+        for (String name : new String[] {"shop-tls", "shop-db"}) {
+            createOk("/api/v1/namespaces/" + ns + "/secrets", "{\"metadata\":{\"name\":\"" + name
+                    + "\",\"labels\":{\"app\":\"shop\"}},\"stringData\":{\"key\":\"value\"}}");
+        }
+        page.open("?resource=configmaps&namespace=" + ns + "&labelSelector=app%3Dshop&pin=secrets:" + ns
+                + ":app%3Dshop");
         page.await("the shop's objects", page::names, names -> names.size() == 4);
+        page.await("its secrets, pinned", page::tables, tables -> tables.size() == 2
+                && tables.get(1).names().size() == 2);
         page.awaitConnection("live");
         for (int i = 0; i < 5; i++) {
             patch(ns, "backend", "{\"data\":{\"replicas\":\"" + (3 + i) + "\"}}");
@@ -311,7 +318,7 @@ class LiveViewTest {
         Files.createDirectories(screenshot.getParent());
         Dimension size = browser.manage().window().getSize();
         try {
-            browser.manage().window().setSize(new Dimension(1280, 1000));
+            browser.manage().window().setSize(new Dimension(1280, 1100));
             browser.executeScript("window.scrollTo(0, 0)");
             Files.write(screenshot, browser.getScreenshotAs(OutputType.BYTES));
         } finally {
