@@ -25,6 +25,18 @@ public final class EventFilter {
         return variant == null ? null : encoded.frame(format, variant, spec.rendering());
     }
 
+    /** How history replays to a single watch ({@link HistoryReplay}): the frame of each event that is its business. */
+    static HistoryReplay.Framing replaying(WatchSpec spec, WireFormat format) {
+        return (encoded, send) -> {
+            Buffer frame = frameFor(encoded, spec, format);
+            if (frame == null) {
+                return 0;
+            }
+            send.accept(frame);
+            return 1;
+        };
+    }
+
     /** @return the variant of {@code event} the watch is sent, or null when it is sent nothing */
     public static EncodedEvent.Variant variantFor(ChangeEvent event, KeyRange range, Selection selection) {
         if (!range.contains(event.key())) {

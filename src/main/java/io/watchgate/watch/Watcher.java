@@ -53,8 +53,9 @@ public final class Watcher implements Subscriber {
         this.store = store;
         this.config = config;
         this.stall = new Stall(this, sink, loop, config);
-        this.timers = new WatchTimers(this, spec, sink, loop, config);
-        this.history = new HistoryReplay(spec, store, frames, config, sink, loop, this::send);
+        this.timers = new WatchTimers(this, spec.lifetime(config), spec.bookmarks(), sink, loop, config);
+        this.history = new HistoryReplay(EventFilter.replaying(spec, sink.format()), store, frames, config, sink, loop,
+                this::send);
     }
 
     public WatchSpec spec() {
@@ -165,7 +166,7 @@ public final class Watcher implements Subscriber {
         }
         HistoryReplay.Stop stop;
         try {
-            stop = history.sendBatch(position);
+            stop = history.sendBatch(position, Long.MAX_VALUE);
         } finally {
             position = history.handledThrough(); // through every event handled, even when sending one threw
         }

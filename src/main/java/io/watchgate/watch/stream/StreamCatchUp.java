@@ -1,9 +1,10 @@
 package io.watchgate.watch.stream;
 
 import io.watchgate.store.Store;
+import io.watchgate.watch.HistoryReplay;
 
 /**
- * How a stream that is not live gets up to date, a step a turn: from history ({@link StreamReplay}) up to the
+ * How a stream that is not live gets up to date, a step a turn: from history ({@link HistoryReplay}) up to the
  * revision of the snapshots due, the snapshots ({@link StreamSnapshots}), then history again up to the store's
  * head. No event carries an id while snapshots are due. Each step says why it stopped; what happens between steps
  * (yield, wait for a drain, go live) is its stream's call. Loop thread only, as its stream.
@@ -22,13 +23,13 @@ final class StreamCatchUp {
         CAUGHT_UP
     }
 
-    private final StreamReplay history;
+    private final HistoryReplay history;
     private final StreamSnapshots snapshots;
     private final Store store;
     private long position;
     private long oldestRetained;
 
-    StreamCatchUp(StreamReplay history, StreamSnapshots snapshots, Store store) {
+    StreamCatchUp(HistoryReplay history, StreamSnapshots snapshots, Store store) {
         this.history = history;
         this.snapshots = snapshots;
         this.store = store;
@@ -51,10 +52,10 @@ final class StreamCatchUp {
         if (position >= head && !snapshots.isDue()) {
             return Step.CAUGHT_UP;
         }
-        StreamReplay.Stop stop;
+        HistoryReplay.Stop stop;
         try {
-            stop = history.sendBatch(position, snapshots.isDue() ? snapshots.revision() : Long.MAX_VALUE,
-                    !snapshots.isDue());
+            // no ids while a snapshot is due (see StreamFrames.replaying)
+            stop = history.sendBatch(position, snapshots.isDue() ? snapshots.revision() : Long.MAX_VALUE);
         } finally {
             position = history.handledThrough(); // through every event handled, even when sending one threw
         }

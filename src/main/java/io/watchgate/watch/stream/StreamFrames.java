@@ -8,6 +8,7 @@ import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
 import io.watchgate.watch.EncodedEvent;
 import io.watchgate.watch.EventFilter;
+import io.watchgate.watch.HistoryReplay;
 import io.watchgate.watch.WireFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -130,6 +131,21 @@ enum StreamFrames {
             append(frame, id, encoded.type(variant), watch, encoded.object(variant, watch.spec().rendering()));
         }
         return new Delivery(frames, concerned.size());
+    }
+
+    /**
+     * How history replays to a stream ({@link HistoryReplay}): each event's frames for the watches it concerns, with
+     * ids once no snapshot is due.
+     */
+    HistoryReplay.Framing replaying(Iterable<StreamedWatch> watches, StreamSnapshots snapshots) {
+        return (event, send) -> {
+            Delivery delivery = of(event, watches, !snapshots.isDue());
+            if (delivery == null) {
+                return 0;
+            }
+            delivery.frames().forEach(send);
+            return delivery.events();
+        };
     }
 
     /** An event of {@code watch} (an initial one, with {@link WireFormat#NO_ID}). */

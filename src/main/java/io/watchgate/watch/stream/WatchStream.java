@@ -5,11 +5,13 @@ import io.watchgate.status.ApiException;
 import io.watchgate.store.Store;
 import io.watchgate.watch.EncodedEvent;
 import io.watchgate.watch.EncodedEvents;
+import io.watchgate.watch.HistoryReplay;
 import io.watchgate.watch.Stall;
 import io.watchgate.watch.Subscriber;
 import io.watchgate.watch.WatchConfig;
 import io.watchgate.watch.WatchLoop;
 import io.watchgate.watch.WatchSink;
+import io.watchgate.watch.WatchTimers;
 import io.watchgate.watch.WireFormat;
 import io.watchgate.watch.fanout.WatchHubs;
 import java.time.Duration;
@@ -40,7 +42,7 @@ public final class WatchStream implements Subscriber {
     private final WatchLoop loop;
     private final Store store;
     private final WatchConfig config;
-    private final Duration lifetime;
+    private final WatchTimers timers;
     private final Stall stall;
     private final StreamCatchUp catchingUp;
     /** What a coalescing stream keeps while its client is behind (see {@link Coalescer}); null for the others. */
@@ -67,11 +69,11 @@ public final class WatchStream implements Subscriber {
         this.loop = loop;
         this.store = store;
         this.config = config;
-        this.lifetime = lifetime;
+        this.timers = new WatchTimers(this, lifetime, true, sink, loop, config);
         this.stall = new Stall(this, sink, loop, config);
         this.snapshots = new StreamSnapshots(format, store, config, sink, loop, this::send);
-        this.catchingUp = new StreamCatchUp(new StreamReplay(this.watches, format, store, frames, config, sink, loop,
-                this::send), snapshots, store);
+        this.catchingUp = new StreamCatchUp(new HistoryReplay(format.replaying(this.watches, snapshots), store, frames,
+                config, sink, loop, this::send), snapshots, store);
     }
 
     /** The event that tells a client one watch of its stream in {@code wire} was refused: the others go on. */
@@ -104,11 +106,7 @@ public final class WatchStream implements Subscriber {
         if (state == State.ENDED) {
             return;
         }
-        loop.schedule(this, TimerKind.END, lifetime.toMillis());
-        loop.schedule(this, TimerKind.BOOKMARK, config.bookmarkInterval().toMillis());
-        if (format == StreamFrames.EVENT_STREAM) {
-            loop.schedule(this, TimerKind.HEARTBEAT, config.sseHeartbeat().toMillis());
-        }
+        timers.start();
         position = watches.placeAll(store.currentRevision(), snapshots);
         lastId = position;
         catchUp();
@@ -290,8 +288,7 @@ public final class WatchStream implements Subscriber {
             }
             stallIfFull();
         }
-        Duration period = kind == TimerKind.BOOKMARK ? config.bookmarkInterval() : config.sseHeartbeat();
-        loop.schedule(this, kind, period.toMillis());
+        timers.again(kind);
     }
 
     /**
