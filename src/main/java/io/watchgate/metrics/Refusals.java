@@ -46,7 +46,9 @@ public class Refusals {
         /** A write past {@code watchgate.fairness.mutating-requests-per-second-per-user} and its burst. */
         USER_WRITE_RATE("user-write-rate"),
         /** A stream (or a WebSocket's watch message) past {@code watchgate.streams.max-watches}. */
-        STREAM_WATCHES("stream-watches");
+        STREAM_WATCHES("stream-watches"),
+        /** A WebSocket stream's watch message past {@code watchgate.streams.watch-messages-per-second}. */
+        STREAM_MESSAGES("stream-messages");
 
         private final String tag;
 

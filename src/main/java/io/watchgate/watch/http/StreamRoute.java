@@ -171,8 +171,8 @@ public class StreamRoute {
             }
             WatchStream[] made = new WatchStream[1];
             if (hubs.start(loop -> made[0] = stream(asked, sink, loop), sink)) {
-                StreamSocket messages = new StreamSocket(context, made[0], specs, grants, hubs, mapper,
-                        streams.maxWatches(), refusals, users);
+                StreamSocket messages = new StreamSocket(context, made[0], specs, grants, hubs, mapper, streams,
+                        refusals, users);
                 socket.textMessageHandler(messages::onMessage);
             }
         }).onFailure(e -> {

@@ -6,15 +6,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.api.InFlightLimit;
 import io.watchgate.authz.WatchGrants;
+import io.watchgate.fairness.TokenBucket;
 import io.watchgate.fairness.UserLimits;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.request.RequestEnd;
 import io.watchgate.status.ApiException;
 import io.watchgate.watch.WatchGrant;
 import io.watchgate.watch.fanout.WatchHubs;
+import io.watchgate.watch.stream.StreamConfig;
 import io.watchgate.watch.stream.StreamedWatch;
 import io.watchgate.watch.stream.StreamMembers;
 import io.watchgate.watch.stream.WatchStream;
+import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -24,8 +27,8 @@ import java.util.regex.Pattern;
  * {@code {"op":"watch","id":"w1","url":"/api/v1/namespaces/a/configmaps?labelSelector=app%3Dx"}} and
  * {@code {"op":"stop","id":"w1"}}. A watch added is read and authorized as the single watch its URL stands for, and
  * admitted among the server's watches; its events are tagged with its id. What cannot be done is answered with an
- * ERROR tagged with the id (or, for a message with none, of the stream), and the stream goes on. Runs on the
- * socket's event loop, the stream's.
+ * ERROR tagged with the id (or, for a message with none, of the stream), and the stream goes on. A watch may cost a
+ * snapshot, so watch messages have a rate. Runs on the socket's event loop, the stream's.
  */
 final class StreamSocket {
 
@@ -41,13 +44,16 @@ final class StreamSocket {
     private final WatchHubs hubs;
     private final ObjectMapper mapper;
     private final int maxWatches;
+    /** Watch messages, each of which may cost a snapshot: a client that sends them on and on waits for its turn. */
+    private final TokenBucket watchMessages;
+    private final double watchMessagesPerSecond;
     private final Refusals refusals;
     private final UserLimits users;
     /** The watches added by message that hold one of their user's watch places, given back when they stop. */
     private final Set<String> holdingPlaces = new HashSet<>();
 
     StreamSocket(RoutingContext context, WatchStream stream, WatchSpecs specs, WatchGrants grants, WatchHubs hubs,
-            ObjectMapper mapper, int maxWatches, Refusals refusals, UserLimits users) {
+            ObjectMapper mapper, StreamConfig config, Refusals refusals, UserLimits users) {
         this.refusals = refusals;
         this.users = users;
         RequestEnd.onEnd(context, completed -> {
@@ -61,7 +67,9 @@ final class StreamSocket {
         this.grants = grants;
         this.hubs = hubs;
         this.mapper = mapper;
-        this.maxWatches = maxWatches;
+        this.maxWatches = config.maxWatches();
+        this.watchMessagesPerSecond = config.watchMessagesPerSecond();
+        this.watchMessages = new TokenBucket(watchMessagesPerSecond, maxWatches, System.nanoTime());
     }
 
     void onMessage(String text) {
@@ -111,6 +119,14 @@ final class StreamSocket {
         }
         if (url == null) {
             throw ApiException.badRequest("url: Required value: the collection to watch, as /api/v1/configmaps");
+        }
+        long wait = watchMessages.take(System.nanoTime());
+        if (wait > 0) {
+            refusals.count(Refusals.Reason.STREAM_MESSAGES);
+            throw new ApiException(429, "TooManyRequests", "a stream's client may send " + maxWatches
+                    + " watch messages at once, then " + BigDecimal.valueOf(watchMessagesPerSecond).stripTrailingZeros()
+                    .toPlainString() + " a second: try again in " + wait
+                    + " s", ApiException.Details.NONE, (int) wait, null);
         }
         if (members.count() >= maxWatches) {
             refusals.count(Refusals.Reason.STREAM_WATCHES);

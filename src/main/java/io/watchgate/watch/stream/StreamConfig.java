@@ -18,4 +18,11 @@ public interface StreamConfig {
      */
     @WithDefault("10000")
     int maxCoalescedObjects();
+
+    /**
+     * Watch messages a WebSocket stream's client may send a second, after a burst of {@link #maxWatches()}: each may
+     * cost a snapshot of a collection, for a message of a hundred bytes. One more is refused with a 429 ERROR.
+     */
+    @WithDefault("10")
+    double watchMessagesPerSecond();
 }

@@ -108,6 +108,43 @@ class StreamSocketTest {
         assertEquals("w3 ADDED still-served", describe(next()));
     }
 
+    @Test
+    void watchMessagesPastTheirRateAreRefusedWithA429TaggedWithTheirIdAndTheStreamGoesOn() throws Exception {
+        String ns = newNamespace("stream-ws-rate");
+        int sent = 300; // a burst of 100 (max-watches), then 10 a second: refusals unless sending takes 20 s
+        long start = System.nanoTime();
+        int started = 0;
+        int throttled = 0;
+        int full = 0;
+        for (int i = 0; i < sent; i++) {
+            // one at a time, each answer read before the next: a client that does not read its answers is cut off
+            send("{\"op\":\"watch\",\"id\":\"w" + i + "\",\"url\":\"" + configMaps(ns) + "\"}");
+            JsonNode message = next();
+            assertEquals("w" + i, message.path("watch").asText(), message.toString());
+            if (message.path("type").asText().equals("BOOKMARK")) {
+                started++; // the end of its initial events: none here
+                continue;
+            }
+            int code = message.path("object").path("code").asInt();
+            if (code == 429) {
+                throttled++;
+                assertTrue(message.path("object").path("message").asText().contains("then 10 a second"), message
+                        .toString());
+            } else {
+                assertEquals(400, code, "a token that came back meets the stream's 100 watches: " + message);
+                full++;
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertEquals(100, started, "the burst: as many watches as a stream carries");
+        assertEquals(sent, started + throttled + full, "every message answered");
+        assertTrue(full <= seconds * 10 + 1, full + " tokens came back in " + seconds + " s");
+        assertTrue(throttled >= 1, "sending " + sent + " messages took " + seconds + " s");
+
+        createOk(configMaps(ns), configMap("still-served", ""));
+        assertEquals("w0 ADDED still-served", describe(next()));
+    }
+
     /** An ERROR of the watch {@code id}, or with a null id of the stream. */
     private static void assertError(JsonNode message, String id, int code, String text) {
         assertEquals(id, message.has("watch") ? message.path("watch").asText() : null, message.toString());
