@@ -3,10 +3,10 @@ package io.watchgate.fairness;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A {@link TokenBucket} per user for writes: {@code rate} tokens a second, at most {@code burst} saved. A bucket that has
- * filled up again is the same as none, so buckets are kept only while they are not full, and swept out after: the map
- * holds users who wrote in the last {@code burst / rate} seconds, never more than {@code maxUsers} (past that, a new
- * user is admitted without a bucket, and the sweep makes room).
+ * A {@link TokenBucket} per user for writes: {@code rate} tokens a second, at most {@code burst} saved. A bucket that
+ * has filled up again is the same as none, so buckets are kept only while they are not full, and swept out after: the
+ * map holds users who wrote in the last {@code burst / rate} seconds, never more than {@code maxUsers} (past that, a
+ * new user is admitted without a bucket, and the sweep makes room).
  */
 final class WriteRates {
 
