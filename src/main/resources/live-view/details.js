@@ -6,12 +6,12 @@ import { objectText } from './api.js';
 export class Details {
   /**
    * @param parts {section, title, text, yaml, json}: the elements it fills
-   * @param onClose called with the closed object's view, namespace and name, to give the focus back to its row
+   * @param onClose called with the closed object's pane, namespace and name, to give the focus back to its row
    */
   constructor(parts, onClose) {
     this.parts = parts;
     this.onClose = onClose;
-    this.selected = null; // {view, namespace, name}
+    this.selected = null; // {pane, view, namespace, name}
     this.format = 'yaml';
     this.request = 0;
     this.refresh = null;
@@ -19,8 +19,9 @@ export class Details {
     parts.json.addEventListener('click', () => this.showAs('json'));
   }
 
-  async open(view, object) {
-    this.selected = { view, namespace: object.metadata?.namespace || '', name: object.metadata?.name };
+  /** Opens object, a row of pane's table. */
+  async open(pane, object) {
+    this.selected = { pane, view: pane.view, namespace: object.metadata?.namespace || '', name: object.metadata?.name };
     this.parts.title.textContent = '';
     this.parts.text.textContent = '';
     this.parts.section.hidden = false;
@@ -83,7 +84,7 @@ export class Details {
     this.parts.section.hidden = true;
     this.parts.text.textContent = '';
     if (had && refocus) {
-      this.onClose(had.view, had.namespace, had.name);
+      this.onClose(had.pane, had.namespace, had.name);
     }
   }
 }

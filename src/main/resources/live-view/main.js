@@ -6,7 +6,7 @@ import { EventLog, RateChart } from './activity.js';
 import { Details } from './details.js';
 import { TablePane } from './pane.js';
 import { LiveStream } from './stream.js';
-import { MAX_TABLES, keyOf, pinsOf, problemOf, urlOf, view } from './views.js';
+import { MAX_TABLES, keyOf, parametersOf, pinsOf, problemOf, urlOf, view } from './views.js';
 
 const $ = id => document.getElementById(id);
 const STATES = {
@@ -16,7 +16,8 @@ const STATES = {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 let types = [];
-let chosen = null; // the view the controls chose, shown in the first table
+let chosen = null; // the view the controls chose, shown in the first table; null when it cannot be shown
+let chosenParameters = {}; // what the controls chose, as the URL names it: kept there, valid or not
 let pinned = []; // [{view, pane, section}], shown below it
 let pinsMade = 0;
 let renewal = null;
@@ -25,9 +26,9 @@ let choiceTimer = null;
 const log = new EventLog($('log'));
 const rate = new RateChart($('rate'), $('rate-now'));
 const details = new Details({ section: $('details'), title: $('details-title'), text: $('details-text'),
-  yaml: $('show-yaml'), json: $('show-json') }, (v, namespace, name) => paneOf(v)?.table.focusRow(namespace, name));
+  yaml: $('show-yaml'), json: $('show-json') }, (pane, namespace, name) => pane.table.focusRow(namespace, name));
 const chosenPane = new TablePane({ table: $('objects'), caption: $('objects-caption'), count: $('count'),
-  empty: $('empty'), problem: $('problem') }, (v, object) => details.open(v, object));
+  empty: $('empty'), problem: $('problem') }, (pane, object) => details.open(pane, object));
 const stream = new LiveStream({
   state: showState,
   event: (v, type, row, resourceVersion) => {
@@ -77,6 +78,7 @@ function showFromUrl() {
   $('label-selector').value = parameters.get('labelSelector') || '';
   const { pins, problems } = pinsOf(parameters, types);
   problems.forEach(problem => log.notice('error', problem));
+  chosenParameters = { resource: wanted, namespace: $('namespace').value, labelSelector: $('label-selector').value };
   const type = types.find(t => t.id === wanted);
   if (!type) {
     show(null, pins, `the gateway serves no resource "${wanted}" that can be listed and watched`);
@@ -93,13 +95,15 @@ function showChoice() {
     return;
   }
   const choice = view(type, $('namespace').value.trim(), $('label-selector').value.trim());
+  chosenParameters = parametersOf(choice);
   const pins = pinned.map(p => p.view);
-  remember(choice, pins);
+  remember(pins);
   show(choice, pins, '');
 }
 
-function remember(choice, pins) {
-  const url = urlOf(choice, pins);
+/** The chosen view's parameters and these pins, in the URL. */
+function remember(pins) {
+  const url = urlOf(chosenParameters, pins);
   if (url !== location.pathname + location.search) {
     history.pushState(null, '', url);
   }
@@ -119,7 +123,8 @@ function show(choice, pins, problem) {
   }
   showPins(pins);
   const shown = [...(chosen ? [chosenPane] : []), ...pinned.map(p => p.pane)];
-  if (details.selected && !paneOf(details.selected.view)) {
+  const open = details.selected;
+  if (open && (!shown.includes(open.pane) || keyOf(open.pane.view) !== keyOf(open.view))) {
     details.close(false);
   }
   showPinState();
@@ -142,13 +147,13 @@ function showPins(pins) {
 
 function pinnedTable(v) {
   const section = $('pinned-table').content.firstElementChild.cloneNode(true);
-  const id = `pinned-${++pinsMade}`;
   const part = name => section.querySelector(`.${name}`);
-  part('title').id = `${id}-title`;
-  section.setAttribute('aria-labelledby', `${id}-title`);
-  part('objects-table').setAttribute('aria-labelledby', `${id}-title`);
+  const caption = `pinned-${++pinsMade}-caption`;
+  part('caption').id = caption; // the table's name: not its count, nor the button beside it
+  section.setAttribute('aria-labelledby', caption);
+  part('objects-table').setAttribute('aria-labelledby', caption);
   const pane = new TablePane({ table: part('objects-table'), caption: part('caption'), count: part('count'),
-    empty: part('empty'), problem: part('error') }, (shown, object) => details.open(shown, object));
+    empty: part('empty'), problem: part('error') }, (shownBy, object) => details.open(shownBy, object));
   pane.showing(v);
   const entry = { view: v, pane, section };
   part('unpin').setAttribute('aria-label', `Unpin ${part('caption').textContent}`);
@@ -162,14 +167,16 @@ function pin() {
     return;
   }
   const pins = [...pinned.map(p => p.view), chosen];
-  remember(chosen, pins);
+  remember(pins);
   show(chosen, pins, '');
+  // the Pin button is disabled now: the focus goes to what it made
+  pinned[pinned.length - 1].section.querySelector('.unpin').focus();
 }
 
 function unpin(entry) {
   const pins = pinned.filter(p => p !== entry).map(p => p.view);
-  remember(chosen, pins);
-  show(chosen, pins, chosen ? '' : $('problem').textContent);
+  remember(pins);
+  showFromUrl();
   $('resource').focus();
 }
 
@@ -181,18 +188,10 @@ function showPinState() {
   $('pin').title = full ? `${MAX_TABLES} tables at most` : 'Keep this table on the page while you choose another';
 }
 
-/** The pane that shows v, if any. */
-function paneOf(v) {
-  const key = keyOf(v);
-  if (chosen && keyOf(chosen) === key) {
-    return chosenPane;
-  }
-  return pinned.find(p => keyOf(p.view) === key)?.pane;
-}
-
-/** Ends what is shown: the stream, the rows, the details; with a problem to say, if any. */
+/** Ends what is shown: the stream and what it followed, the rows, the details; with a problem to say, if any. */
 function stopShowing(problem) {
-  stream.stop();
+  clearTimeout(choiceTimer);
+  stream.show([]);
   details.close(false);
   setPaused(false);
   chosen = null;

@@ -7,12 +7,12 @@ import { LiveTable } from './table.js';
 export class TablePane {
   /**
    * @param parts {table, caption, count, empty, problem}: the elements it fills
-   * @param onOpen called with the pane's view and a row's object when the user opens it
+   * @param onOpen called with the pane and a row's object when the user opens it
    */
   constructor(parts, onOpen) {
     this.parts = parts;
     this.view = null;
-    this.table = new LiveTable(parts.table, object => onOpen(this.view, object));
+    this.table = new LiveTable(parts.table, object => onOpen(this, object));
   }
 
   /** Shows view from now on: empty until it is listed. */

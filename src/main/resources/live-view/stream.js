@@ -17,8 +17,41 @@ class Collection {
     this.label = describe(v);
     this.tables = new Set();
     this.resourceVersion = 0; // listed and seen through this revision
+    this.needsList = true; // a table shows it that has not had its rows yet: out of the stream until listed
     this.failed = false; // refused in a way only the user can mend (403, a bad selector): out of the stream
   }
+
+  get watched() {
+    return !this.needsList && !this.failed;
+  }
+}
+
+/** Waits that grow, from a second to half a minute, until a success starts them over. */
+class Backoff {
+  constructor() {
+    this.delay = 1000;
+  }
+
+  next() {
+    const delay = this.delay;
+    this.delay = Math.min(this.delay * 2, MAX_BACKOFF_MS);
+    return delay;
+  }
+
+  reset() {
+    this.delay = 1000;
+  }
+}
+
+/** What a Status-carrying event says: a stream's {"type", "object": Status}, or a Status alone. */
+function errorOf(data) {
+  const status = data.kind === 'Status' ? data : data.object || {};
+  return new ApiError(status.code || 0, status.reason || 'Error', status.message || 'watch failed');
+}
+
+/** A refusal of the request itself (4xx but timeouts, conflicts, expiry and throttling) needs the user. */
+function needsTheUser(error) {
+  return error.code >= 400 && error.code < 500 && ![408, 409, 410, 429].includes(error.code);
 }
 
 /**
@@ -26,49 +59,60 @@ class Collection {
  *
  * The listener's methods: state(name), event(view, type, row, resourceVersion) for every ADDED, MODIFIED and
  * DELETED (row: {cells, object}; the tables have it already), log(kind, text), and failed(error) when the stream as a
- * whole cannot go on by itself (a 401, or a refusal of every watch).
+ * whole cannot go on by itself (a 401, or a refusal no new list mends).
  */
 export class LiveStream {
   constructor(listener) {
     this.listener = listener;
     this.collections = new Map(); // key -> Collection
     this.source = null;
+    this.watchedKeys = ''; // which collections the open stream watches
     this.generation = 0;
-    this.backoff = 1000;
+    this.backoff = new Backoff(); // for the stream
+    this.listBackoff = new Backoff(); // for lists that fail while the others go on
     this.retryTimer = null;
+    this.listTimer = null;
+    this.reopenTimer = null;
     this.paused = false;
     this.progressed = false; // an event or bookmark since the last list: a 410 now is news, not a loop
+    this.relistedForRefusal = false; // the last refusal of the stream was answered with new lists
   }
 
   /**
-   * Follows these views, each {type, namespace, labelSelector, table}. A collection already followed for the same
-   * tables goes on from where it is; a new one, or one a new table shows, is listed first.
+   * Follows these views, each {type, namespace, labelSelector, table}, and no others. A collection already followed
+   * goes on from where it is; a new one, or one a new table shows, is listed first (and until that list is done).
    */
   show(views) {
     const previous = this.collections;
-    const tablesBefore = new Map();
+    const shownBy = new Map();
     this.collections = new Map();
     for (const v of views) {
       const key = keyOf(v);
-      let collection = this.collections.get(key);
-      if (!collection) {
-        collection = previous.get(key) || new Collection(v);
-        tablesBefore.set(collection, collection.tables);
-        collection.tables = new Set();
-        this.collections.set(key, collection);
+      if (!this.collections.has(key)) {
+        this.collections.set(key, previous.get(key) || new Collection(v));
+        shownBy.set(key, new Set());
       }
-      collection.tables.add(v.table);
+      shownBy.get(key).add(v.table);
     }
-    const toList = [...this.collections.values()].filter(c => !c.resourceVersion || c.failed
-      || [...c.tables].some(table => !tablesBefore.get(c).has(table)));
+    for (const [key, collection] of this.collections) {
+      const tables = shownBy.get(key);
+      if ([...tables].some(table => !collection.tables.has(table))) {
+        collection.needsList = true;
+      }
+      collection.tables = tables;
+    }
     this.paused = false;
-    this.backoff = 1000;
     if (this.collections.size === 0) {
       this.stop();
       this.listener.state('idle');
       return;
     }
-    this.list(toList, 'listing');
+    const toList = [...this.collections.values()].filter(c => c.needsList || c.failed);
+    if (toList.length) {
+      this.list(toList, 'listing');
+    } else {
+      this.watch();
+    }
   }
 
   /** Nothing goes on while paused: a list, a retry or a stream in progress is dropped. */
@@ -81,7 +125,7 @@ export class LiveStream {
 
   resume() {
     this.paused = false;
-    const unlisted = [...this.collections.values()].filter(c => !c.resourceVersion);
+    const unlisted = [...this.collections.values()].filter(c => c.needsList && !c.failed);
     if (unlisted.length) {
       this.list(unlisted, 'listing');
       return;
@@ -93,20 +137,25 @@ export class LiveStream {
 
   stop() {
     this.closeStream();
+    clearTimeout(this.listTimer);
+    clearTimeout(this.reopenTimer);
     this.generation++;
   }
 
-  /** Lists the collections given (the others keep their place), then watches them all. */
+  /** Lists the collections given (the others keep their place), then watches every one that is listed. */
   async list(collections, state) {
     this.closeStream();
+    clearTimeout(this.listTimer);
     const generation = ++this.generation;
     this.listener.state(state);
+    collections.forEach(c => { c.needsList = true; });
     const listed = await Promise.allSettled(collections.map(c => listTable(c.view.type, c.view.namespace,
       c.view.labelSelector)));
     if (generation !== this.generation) {
       return;
     }
     const again = [];
+    let error = null;
     for (const [i, collection] of collections.entries()) {
       const outcome = listed[i];
       if (outcome.status === 'fulfilled') {
@@ -114,23 +163,25 @@ export class LiveStream {
       } else if (outcome.reason?.code === 401) {
         this.failed(outcome.reason);
         return;
-      } else if (this.needsTheUser(outcome.reason)) {
+      } else if (needsTheUser(outcome.reason)) {
         this.refused(collection, outcome.reason);
       } else {
-        again.push([collection, outcome.reason]);
+        again.push(collection);
+        error = outcome.reason;
       }
-    }
-    if (again.length) {
-      this.retryLater(again[0][1], again.map(([collection]) => collection));
-      return;
     }
     this.progressed = false;
     this.watch();
+    if (again.length) {
+      this.listLater(again, error);
+    }
   }
 
   listed(collection, table, state) {
     collection.resourceVersion = Number(table.resourceVersion) || 0;
+    collection.needsList = false;
     collection.failed = false;
+    this.listBackoff.reset();
     collection.tables.forEach(t => t.reset(table));
     this.listener.log(state === 'relisting' ? 'relist' : 'info',
       `${collection.label}: listed ${table.rows.length} at resourceVersion ${table.resourceVersion}`);
@@ -142,30 +193,53 @@ export class LiveStream {
     this.listener.log('error', `${collection.label}: ${error.message} (${error.code} ${error.reason})`);
   }
 
+  /** Lists these again later, and later, while the stream goes on for the others. */
+  listLater(collections, error) {
+    const delay = this.listBackoff.next();
+    this.listener.log('error', `${collections.map(c => c.label).join(', ')}: ${error.message} (${error.code} `
+      + `${error.reason}); listing again in ${Math.round(delay / 1000)} s`);
+    const generation = this.generation;
+    clearTimeout(this.listTimer);
+    this.listTimer = setTimeout(() => {
+      if (generation === this.generation) {
+        this.list(collections.filter(c => this.collections.get(keyOf(c.view)) === c), 'relisting');
+      }
+    }, delay);
+  }
+
   /** The newest revision a followed collection has been listed or streamed through. */
   newest() {
     return Math.max(0, ...[...this.collections.values()].map(c => c.resourceVersion));
   }
 
-  /** One stream for every collection not refused, each from where it is. */
+  /** One stream of every collection listed and not refused, each from where it is; the open one if it is that. */
   watch() {
-    this.closeStream();
-    const generation = this.generation;
-    const watched = new Map(); // the URL given for a watch, as events name it -> its collection
-    for (const collection of this.collections.values()) {
-      if (!collection.failed) {
-        const v = collection.view;
-        watched.set(watchUrl(v.type, v.namespace, v.labelSelector, collection.resourceVersion), collection);
-      }
-    }
-    if (watched.size === 0) {
-      this.listener.state('failed');
+    const watched = [...this.collections.entries()].filter(([, c]) => c.watched);
+    const keys = watched.map(([key]) => key).join('\n');
+    if (this.source && keys === this.watchedKeys) {
       return;
     }
-    const url = streamUrl([...watched.keys()]);
+    this.closeStream();
+    if (watched.length === 0) {
+      const waiting = [...this.collections.values()].some(c => !c.failed);
+      this.listener.state(waiting ? 'reconnecting' : 'failed');
+      return;
+    }
+    this.openStream(watched.map(([, c]) => c), keys);
+  }
+
+  openStream(collections, keys) {
+    const generation = this.generation;
+    const tags = new Map(); // the URL given for a watch, as events name it -> its collection
+    for (const c of collections) {
+      tags.set(watchUrl(c.view.type, c.view.namespace, c.view.labelSelector, c.resourceVersion), c);
+    }
+    const url = streamUrl([...tags.keys()]);
     const source = new EventSource(url);
     this.source = source;
+    this.watchedKeys = keys;
     let lost = false;
+    let refusedFor = ''; // the server's word while it refuses the stream for now (RETRY events)
     source.onopen = () => {
       this.listener.state('live');
       if (lost) {
@@ -178,44 +252,60 @@ export class LiveStream {
         return;
       }
       if (source.readyState === EventSource.CONNECTING) {
-        // the stream ended (the server ends every stream after a while) or the network failed: EventSource comes
-        // back by itself, with Last-Event-ID
-        if (!lost) {
+        // the stream ended (the server ends every stream after a while) or the network failed, or the server asked
+        // for patience: EventSource comes back by itself, with Last-Event-ID
+        if (!lost && !refusedFor) {
           this.listener.log('info', `stream ended: resuming after resourceVersion ${this.newest()}`);
+          lost = true;
         }
-        lost = true;
         this.listener.state('reconnecting');
       } else {
-        // EventSource gave up: an answer that was no event stream (401, 403, 400...). Ask it again, to read why.
+        // EventSource gave up: an answer that was no event stream (401, 403, 404...). Ask it again, to read why.
         this.closeStream();
         this.explainRefusal(url, generation);
       }
     };
     for (const type of OBJECT_EVENTS) {
-      source.addEventListener(type, e => this.onObjectEvent(type, e, watched));
+      source.addEventListener(type, e => {
+        refusedFor = '';
+        this.onObjectEvent(type, e, tags);
+      });
     }
-    source.addEventListener('BOOKMARK', e => this.moved(e, watched));
-    source.addEventListener('ERROR', e => this.onErrorEvent(e, watched));
+    source.addEventListener('BOOKMARK', e => {
+      refusedFor = '';
+      this.moved(e, tags);
+    });
+    source.addEventListener('ERROR', e => this.onErrorEvent(e, tags, generation));
+    source.addEventListener('RETRY', e => {
+      const error = errorOf(JSON.parse(e.data));
+      this.listener.state('reconnecting');
+      if (error.message !== refusedFor) {
+        refusedFor = error.message;
+        this.listener.log('error', `the stream is refused for now: ${error.message} (${error.code} ${error.reason}); `
+          + 'trying again');
+      }
+    });
   }
 
   /**
    * An id moves the whole stream on: each of its watches has been sent everything through it (a watch that began
    * later than the id keeps its own start).
    */
-  moved(e, watched) {
+  moved(e, tags) {
     const id = Number(e.lastEventId) || 0;
-    for (const collection of watched.values()) {
+    for (const collection of tags.values()) {
       collection.resourceVersion = Math.max(collection.resourceVersion, id);
     }
     this.progressed = true;
-    this.backoff = 1000;
+    this.relistedForRefusal = false;
+    this.backoff.reset();
   }
 
-  onObjectEvent(type, e, watched) {
+  onObjectEvent(type, e, tags) {
     const data = JSON.parse(e.data);
-    const collection = watched.get(data.watch);
+    const collection = tags.get(data.watch);
     const row = (data.object?.rows || [])[0];
-    this.moved(e, watched);
+    this.moved(e, tags);
     if (!collection || collection.failed || !row?.object) {
       return;
     }
@@ -224,15 +314,20 @@ export class LiveStream {
     this.listener.event(collection.view, type, shown, row.object.metadata?.resourceVersion || e.lastEventId);
   }
 
-  onErrorEvent(e, watched) {
+  onErrorEvent(e, tags, generation) {
     const data = JSON.parse(e.data);
-    const status = data.object || {};
-    const error = new ApiError(status.code || 0, status.reason || 'Error', status.message || 'watch failed');
-    const collection = data.watch === undefined ? null : watched.get(data.watch);
+    const error = errorOf(data);
+    const collection = data.watch === undefined ? null : tags.get(data.watch);
     if (collection && error.code !== 410) {
-      // this watch alone has ended (a grant withdrawn): the others go on, on a stream without it
+      // this watch alone has ended (refused, or a grant withdrawn): the others go on, on a stream without it, opened
+      // once the refusals that came together have all been read
       this.refused(collection, error);
-      this.watch();
+      clearTimeout(this.reopenTimer);
+      this.reopenTimer = setTimeout(() => {
+        if (generation === this.generation) {
+          this.watch();
+        }
+      }, 0);
       return;
     }
     this.closeStream();
@@ -242,14 +337,12 @@ export class LiveStream {
       this.relistAll();
       return;
     }
-    // a 410 straight after a list (history shorter than a list takes) is tried again later, not at once
-    this.retryLater(error, [...this.collections.values()]);
+    // a 410 straight after a list (history shorter than a list takes) is tried again later, not at once; so is a
+    // resourceVersion the server has not reached (504)
+    this.retryLater(error, true);
   }
 
   relistAll() {
-    for (const collection of this.collections.values()) {
-      collection.resourceVersion = 0;
-    }
     this.list([...this.collections.values()], 'relisting');
   }
 
@@ -259,13 +352,11 @@ export class LiveStream {
     try {
       const response = await fetch(url, { credentials: 'same-origin', cache: 'no-store', signal: abort.signal,
         headers: { Accept: 'text/event-stream' } });
-      if (generation !== this.generation) {
-        abort.abort();
-        return;
-      }
-      if (response.ok) {
+      if (generation !== this.generation || response.ok) {
         abort.abort(); // served this time: try the stream again, later
-        this.retryLater(new ApiError(0, 'StreamRefused', 'the stream was refused, then served'), []);
+        if (generation === this.generation) {
+          this.retryLater(new ApiError(0, 'StreamRefused', 'the stream was refused, then served'), false);
+        }
         return;
       }
       let status = {};
@@ -274,26 +365,34 @@ export class LiveStream {
       } catch (e) {
         // no Status
       }
-      const error = new ApiError(response.status, status.reason || '', status.message || response.statusText);
-      if (this.needsTheUser(error) && error.code === 403) {
-        // every watch was refused: each table says so
-        [...this.collections.values()].filter(c => !c.failed).forEach(c => this.refused(c, error));
-        this.listener.state('failed');
-      } else if (this.needsTheUser(error)) {
-        this.failed(error);
-      } else {
-        this.retryLater(error, []);
+      if (generation === this.generation) {
+        this.streamRefused(new ApiError(response.status, status.reason || '', status.message || response.statusText));
       }
     } catch (e) {
       if (generation === this.generation) {
-        this.retryLater(new ApiError(0, 'Unreachable', 'the gateway could not be reached'), []);
+        this.retryLater(new ApiError(0, 'Unreachable', 'the gateway could not be reached'), false);
       }
     }
   }
 
-  /** A refusal of the request itself (4xx but timeouts, conflicts, expiry and throttling) needs the user. */
-  needsTheUser(error) {
-    return error.code >= 400 && error.code < 500 && ![408, 409, 410, 429].includes(error.code);
+  streamRefused(error) {
+    if (error.code === 401) {
+      this.failed(error);
+    } else if (error.code === 403) {
+      // no watch of it was allowed: each table says so
+      [...this.collections.values()].filter(c => c.watched).forEach(c => this.refused(c, error));
+      this.listener.state('failed');
+    } else if (!needsTheUser(error)) {
+      this.retryLater(error, false);
+    } else if (!this.relistedForRefusal) {
+      // a watch URL the server no longer takes (its type was deleted, say): new lists show which, in its table
+      this.relistedForRefusal = true;
+      this.listener.log('error', `the stream was refused: ${error.message} (${error.code} ${error.reason}); `
+        + 'listing every table again');
+      this.relistAll();
+    } else {
+      this.failed(error); // refused again with every list fresh: nothing here mends it
+    }
   }
 
   failed(error) {
@@ -302,29 +401,25 @@ export class LiveStream {
     this.listener.failed(error);
   }
 
-  /** Tries again later and later: lists those given (all of them, after a 410), then the stream of them all. */
-  retryLater(error, toList) {
+  /** Tries again later and later: the stream, or new lists of every collection first. */
+  retryLater(error, relist) {
     this.closeStream();
     if (this.paused) {
       return;
     }
-    const delay = this.backoff;
-    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+    const delay = this.backoff.next();
     this.listener.state('reconnecting');
     this.listener.log(error.code === 410 ? 'relist' : 'error',
-      `${error.message} (${error.code} ${error.reason}); ${toList.length ? 'listing' : 'watching'} again in `
+      `${error.message} (${error.code} ${error.reason}); ${relist ? 'listing' : 'watching'} again in `
       + `${Math.round(delay / 1000)} s`);
     const generation = this.generation;
     this.retryTimer = setTimeout(() => {
-      if (generation !== this.generation) {
-        return;
-      }
-      if (error.code === 410) {
-        this.relistAll();
-      } else if (toList.length) {
-        this.list(toList, 'relisting');
-      } else {
-        this.watch();
+      if (generation === this.generation) {
+        if (relist) {
+          this.relistAll();
+        } else {
+          this.watch();
+        }
       }
     }, delay);
   }
@@ -334,6 +429,7 @@ export class LiveStream {
       this.source.close();
       this.source = null;
     }
+    this.watchedKeys = '';
     clearTimeout(this.retryTimer);
   }
 }

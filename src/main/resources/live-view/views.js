@@ -48,12 +48,15 @@ export function pinsOf(parameters, types) {
   for (const pin of parameters.getAll('pin')) {
     const [id, namespace = '', ...selector] = pin.split(':');
     const type = types.find(t => t.id === id);
-    const pinned = type && view(type, namespace, selector.join(':'));
+    const pinned = type && view(type, namespace.trim(), selector.join(':').trim());
+    if (pinned && !problemOf(pinned) && keys.has(keyOf(pinned))) {
+      continue; // the same table twice
+    }
     const problem = !type ? `the gateway serves no resource "${id}" that can be listed and watched`
       : problemOf(pinned) || (pins.length >= MAX_TABLES - 1 ? `more than ${MAX_TABLES} tables` : '');
     if (problem) {
       problems.push(`pinned table "${pin}" not shown: ${problem}`);
-    } else if (!keys.has(keyOf(pinned))) {
+    } else {
       keys.add(keyOf(pinned));
       pins.push(pinned);
     }
@@ -61,16 +64,22 @@ export function pinsOf(parameters, types) {
   return { pins, problems };
 }
 
-/** The page's URL for a chosen view (or none) and pins. */
+/**
+ * The page's URL for the chosen view's parameters (resource, namespace, labelSelector: as chosen, valid or not) and
+ * pins. A colon needs no escape in a query, and a pin reads better without.
+ */
 export function urlOf(chosen, pins) {
   const parameters = new URLSearchParams();
-  if (chosen) {
-    parameters.set('resource', chosen.type.id);
-    if (chosen.namespace) parameters.set('namespace', chosen.namespace);
-    if (chosen.labelSelector) parameters.set('labelSelector', chosen.labelSelector);
+  for (const name of ['resource', 'namespace', 'labelSelector']) {
+    if (chosen[name]) parameters.set(name, chosen[name]);
   }
   for (const pin of pins) {
     parameters.append('pin', pinOf(pin));
   }
-  return `${location.pathname}?${parameters}`;
+  return `${location.pathname}?${parameters.toString().replace(/%3A/gi, ':')}`;
+}
+
+/** The chosen view's parameters as a URL names them. */
+export function parametersOf(v) {
+  return { resource: v.type.id, namespace: v.namespace, labelSelector: v.labelSelector };
 }

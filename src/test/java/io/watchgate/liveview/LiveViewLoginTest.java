@@ -90,6 +90,12 @@ class LiveViewLoginTest {
         assertEquals(0L, browser.executeScript("return document.querySelectorAll('#log li, #objects tbody tr').length"),
                 "what the user saw is gone with the session: the next one to sign in does not read it");
         assertNull(browser.manage().getCookieNamed(SessionCredentials.COOKIE), "the cookie cleared");
+
+        page.signIn(Users.ADMIN.token());
+        page.await("the table listed again for the next session", page::names, List.of("after", "before")::equals);
+        page.awaitConnection("live");
+        createConfigMap(ns, "again");
+        page.await("and live", page::names, List.of("after", "again", "before")::equals);
     }
 
     @Test

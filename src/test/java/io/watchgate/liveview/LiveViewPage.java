@@ -151,6 +151,11 @@ final class LiveViewPage {
         element("token").sendKeys(token, Keys.ENTER);
     }
 
+    /** The element that has the focus. */
+    WebElement focused() {
+        return browser.switchTo().activeElement();
+    }
+
     void click(String id) {
         element(id).click();
     }

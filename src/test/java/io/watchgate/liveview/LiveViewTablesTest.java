@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.watchgate.browser.Chromium;
 import io.watchgate.liveview.LiveViewPage.Table;
@@ -118,7 +119,9 @@ class LiveViewTablesTest {
                 && tables.get(1).names().equals(List.of("map")));
         assertEquals("Pinned", page.element("pin").getText());
         assertFalse(page.element("pin").isEnabled(), "a table is pinned once");
-        assertTrue(page.url().contains("&pin=configmaps%3A" + ns + "%3A"), page.url());
+        assertTrue(page.url().endsWith("&pin=configmaps:" + ns + ":"), page.url());
+        assertEquals("Unpin configmaps in " + ns, page.focused().getAttribute("aria-label"),
+                "the focus on what Pin made, not lost with the disabled button");
 
         page.element("resource").findElement(By.cssSelector("option[value='secrets']")).click();
         page.await("secrets chosen, configmaps still pinned", page::tables, tables -> tables.size() == 2
@@ -139,6 +142,57 @@ class LiveViewTablesTest {
         browser.navigate().back();
         page.await("the pinned table back with Back", page::tables, tables -> tables.size() == 2
                 && tables.get(1).names().equals(List.of("map", "map-2")));
+    }
+
+    @Test
+    void aTablePinnedAsTheControlsChooseAnotherGetsItsRowsAll() {
+        String ns = newNamespace("pin-race");
+        createOk(configMaps(ns), configMap("map", ""));
+        createOk(secrets(ns), secret("secret"));
+        page.open("?resource=configmaps&namespace=" + ns);
+        page.await("the chosen table", page::names, List.of("map")::equals);
+        page.awaitConnection("live");
+
+        // in one go, before the pinned table's list can come back
+        browser.executeScript("""
+                document.getElementById('pin').click();
+                document.getElementById('resource').value = 'secrets';
+                document.getElementById('choice').requestSubmit();""");
+        page.await("secrets chosen, and the configmaps pinned with their rows", page::tables, tables ->
+                tables.size() == 2 && tables.get(0).names().equals(List.of("secret"))
+                        && tables.get(1).names().equals(List.of("map")));
+        createOk(configMaps(ns), configMap("map-2", ""));
+        page.await("the pinned table live", page::tables, tables -> tables.get(1).names().equals(
+                List.of("map", "map-2")));
+    }
+
+    @Test
+    void aPinnedTableWhoseTypeIsDeletedSaysSoWhileTheOthersGoOn() {
+        String group = "board.liveview.test";
+        String crd = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+        given().contentType(ContentType.JSON).body("{\"apiVersion\":\"apiextensions.k8s.io/v1\","
+                + "\"kind\":\"CustomResourceDefinition\",\"metadata\":{\"name\":\"gizmos." + group + "\"},"
+                + "\"spec\":{\"group\":\"" + group + "\",\"scope\":\"Namespaced\",\"names\":{\"plural\":\"gizmos\","
+                + "\"kind\":\"Gizmo\"},\"versions\":[{\"name\":\"v1\",\"served\":true,\"storage\":true,"
+                + "\"schema\":{\"openAPIV3Schema\":{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true}}"
+                + "}]}}").post(crd).then().statusCode(201);
+        String ns = newNamespace("gone");
+        createOk(configMaps(ns), configMap("map", ""));
+        createOk("/apis/" + group + "/v1/namespaces/" + ns + "/gizmos", "{\"apiVersion\":\"" + group
+                + "/v1\",\"kind\":\"Gizmo\",\"metadata\":{\"name\":\"g\"}}");
+        page.open("?resource=configmaps&namespace=" + ns + "&pin=gizmos." + group + ":" + ns + ":");
+        page.await("both tables", page::tables, tables -> tables.size() == 2
+                && tables.get(0).names().equals(List.of("map")) && tables.get(1).names().equals(List.of("g")));
+        page.awaitConnection("live");
+
+        given().delete(crd + "/gizmos." + group).then().statusCode(200);
+        // the server ends the stream within 3 s here, and takes it back no more: a URL of a type it does not serve
+        page.await("the pinned table says its type is gone", page::tables, tables -> tables.get(1).names().isEmpty()
+                && tables.get(1).problem().contains("404"));
+        page.awaitConnection("live");
+        createOk(configMaps(ns), configMap("after", ""));
+        page.await("the other table live", page::names, List.of("after", "map")::equals);
+        assertOneStreamOf(1);
     }
 
     @Test
@@ -163,8 +217,10 @@ class LiveViewTablesTest {
         createOk(secrets(ns), secret("added"));
         page.click("pause"); // now "Resume"
 
-        page.await("the 410 said in the log", () -> page.notices("relist"), notices -> notices.stream()
-                .anyMatch(text -> text.contains("410") && text.contains("listing again")));
+        page.await("the 410 said in the log, and every table listed again", () -> page.notices("relist"),
+                notices -> notices.stream().anyMatch(text -> text.contains("410") && text.contains("listing again"))
+                        && notices.stream().anyMatch(text -> text.startsWith("configmaps in " + ns + ": listed 1 at "))
+                        && notices.stream().anyMatch(text -> text.startsWith("secrets in " + ns + ": listed 1 at ")));
         long last = kept;
         page.await("every table listed again", page::tables, tables -> tables.get(1).names().equals(
                 List.of("added")) && page.rows().get(0).resourceVersion().equals(Long.toString(last)));

@@ -183,8 +183,12 @@ class ServerSentEventsTest {
         try (WatchConnection stream = WatchConnection.open(configMaps(ns) + "?watch=true", "Accept", EVENT_STREAM)) {
             assertEquals(200, stream.status(), "while draining");
             EventSourceReader reader = new EventSourceReader(stream);
-            assertNull(reader.next(Duration.ofSeconds(5)));
+            Sse wait = reader.next(Duration.ofSeconds(5));
+            assertEquals("RETRY", wait.event(), "not an ERROR: the watch goes on later, where it was");
+            assertEquals(503, wait.json().path("code").asInt(), "the Status, for a page to say why it waits");
+            assertNull(wait.id(), "the Last-Event-ID stays");
             assertEquals("1000", reader.retry, "come back in a second");
+            assertNull(reader.next(Duration.ofSeconds(5)));
             assertTrue(stream.endsWithin(Duration.ofSeconds(1)));
         } finally {
             hubs.resume();

@@ -186,7 +186,7 @@ public class StreamRoute {
         if (webSocket) {
             WatchRoute.reply(context, e);
         } else {
-            WatchRoute.refuse(context, e, WireFormat.SERVER_SENT_EVENTS);
+            WatchRoute.refuse(context, e, WireFormat.SERVER_SENT_EVENTS, true);
         }
     }
 

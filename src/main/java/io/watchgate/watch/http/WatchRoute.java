@@ -1,5 +1,7 @@
 package io.watchgate.watch.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -170,28 +172,36 @@ public class WatchRoute {
 
     /**
      * A watch refused for now (503 draining, 429 too many, 504 resourceVersion not reached). An EventSource never
-     * retries after an error status, so it gets an event stream instead: empty, with a {@code retry:} that says when
-     * to come back, or for 504 an ERROR event, as for an expired resourceVersion.
+     * retries after an error status, so it gets an event stream instead: for 504 an ERROR event, as for an expired
+     * resourceVersion; else a RETRY event with the Status (a page can say why it waits, which it cannot read from a
+     * comment) and a {@code retry:} that says when to come back.
      */
     static void refuse(RoutingContext context, ApiException e, WireFormat format) {
+        refuse(context, e, format, false);
+    }
+
+    /** @param stream whether the event's data is a stream's, {@code {"type":..,"object":<Status>}}, not the Status */
+    static void refuse(RoutingContext context, ApiException e, WireFormat format, boolean stream) {
         if (format != WireFormat.SERVER_SENT_EVENTS || context.response().headWritten()) {
             reply(context, e);
             return;
         }
-        if (e.code() == 504) {
-            // a Last-Event-ID from before a restart of a volatile store would never come: have the page relist
-            context.response().setStatusCode(200)
-                    .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
-                    .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache, private")
-                    .end(format.frame("ERROR", StatusBody.of(e).toString().getBytes(StandardCharsets.UTF_8),
-                            WireFormat.RESET_ID));
-            return;
+        String type = e.code() == 504 ? "ERROR" : "RETRY";
+        JsonNode status = StatusBody.of(e);
+        if (stream) {
+            status = JsonNodeFactory.instance.objectNode().put("type", type).set("object", status);
         }
-        long retryMillis = (e.retryAfterSeconds() == null ? 1 : e.retryAfterSeconds()) * 1000L;
+        Buffer event = format.frame(type, status.toString().getBytes(StandardCharsets.UTF_8),
+                // after an ERROR, a Last-Event-ID from before a restart of a volatile store would never come: relist
+                e.code() == 504 ? WireFormat.RESET_ID : WireFormat.NO_ID);
+        if (e.code() != 504) {
+            long retryMillis = (e.retryAfterSeconds() == null ? 1 : e.retryAfterSeconds()) * 1000L;
+            event = Buffer.buffer("retry: " + retryMillis + "\n").appendBuffer(event);
+        }
         context.response().setStatusCode(200)
                 .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
                 .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache, private")
-                .end(": " + e.getMessage().replaceAll("[\\r\\n]", " ") + "\nretry: " + retryMillis + "\n\n");
+                .end(event);
     }
 
     /** A refused watch: an HTTP error with a Status body, as for any other request. */
