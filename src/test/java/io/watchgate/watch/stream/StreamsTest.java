@@ -259,6 +259,20 @@ class StreamsTest {
     }
 
     @Test
+    void aLastEventIdTheStoreNeverReachedGetsOneErrorForTheWholeStreamAndStartsOver() {
+        String ns = newNamespace("stream-future");
+        try (WatchConnection stream = WatchConnection.open(streamOf(List.of("/api/v1/namespaces/" + ns
+                + "/configmaps"), ""), "Last-Event-ID", Long.toString(currentRevision() + 1000))) {
+            assertEquals(200, stream.status(), "an EventSource does not come back after an error status");
+            Sse error = new EventSourceReader(stream).next();
+            assertEquals("ERROR", error.event());
+            assertEquals("", error.id(), "the browser forgets its Last-Event-ID: a volatile store restarted");
+            assertFalse(error.json().has("watch"), "it is the stream's: " + error);
+            assertEquals(504, error.json().path("object").path("code").asInt(), error.toString());
+        }
+    }
+
+    @Test
     void aClientPausedWhileTenThousandUpdatesHitAHundredObjectsGetsAtMostOneEventEachThenLiveOnes() throws Exception {
         String ns = newNamespace("stream-coalesce");
         String maps = "/api/v1/namespaces/" + ns + "/configmaps";
