@@ -29,7 +29,7 @@ async function request(url, options = {}) {
       // not a Status: the code says enough
     }
     throw new ApiError(response.status, status.reason || response.statusText,
-      status.message || `${response.status} ${response.statusText}`);
+      status.message || 'the answer held no Status');
   }
   return response;
 }
@@ -133,9 +133,22 @@ export function streamUrl(watchUrls) {
 }
 
 /** One object as text, read from the server again: YAML or JSON. */
+/** Why the server refuses a stream's URL (an EventSource does not show the Status); null if it serves it now. */
+export async function streamRefusal(url) {
+  const abort = new AbortController();
+  try {
+    await request(url, { headers: { Accept: 'text/event-stream' }, signal: abort.signal });
+    abort.abort(); // served this time: the stream is not wanted here
+    return null;
+  } catch (e) {
+    return e; // request() throws ApiErrors only
+  }
+}
+
 export async function objectText(type, namespace, name, format) {
   const url = `${collectionPath(type, namespace)}/${encodeURIComponent(name)}`;
-  const response = await request(url, { headers: { Accept: format === 'yaml' ? 'application/yaml' : 'application/json' } });
+  const accept = format === 'yaml' ? 'application/yaml' : 'application/json';
+  const response = await request(url, { headers: { Accept: accept } });
   const text = await response.text();
   return format === 'yaml' ? text : indented(text);
 }

@@ -44,6 +44,11 @@ export class TablePane {
     this.showCount();
   }
 
+  /** The rows shown stay, with why they are not live for now. */
+  waiting(text) {
+    this.showProblem(text);
+  }
+
   failed(error) {
     this.clear(`${error.message} (${error.code} ${error.reason})`);
   }

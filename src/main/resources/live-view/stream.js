@@ -4,55 +4,15 @@
 // list them all again when the server answers that its history no longer reaches back that far (an ERROR with a 410
 // Status). A browser holds some six connections to a host: a watch per table would stall a page of more tables.
 
-import { ApiError, listTable, streamUrl, watchUrl } from './api.js';
-import { describe, keyOf } from './views.js';
+import { ApiError, listTable, streamRefusal, streamUrl, watchUrl } from './api.js';
+import { Collection } from './collection.js';
+import { Backoff, errorOf, needsTheUser } from './refusals.js';
+import { keyOf } from './views.js';
 
-const MAX_BACKOFF_MS = 30000;
 const OBJECT_EVENTS = ['ADDED', 'MODIFIED', 'DELETED'];
 
-/** One collection followed, and the tables that show it: each has reset(listed), event(type, row), failed(error). */
-class Collection {
-  constructor(v) {
-    this.view = v;
-    this.label = describe(v);
-    this.tables = new Set();
-    this.resourceVersion = 0; // listed and seen through this revision
-    this.needsList = true; // a table shows it that has not had its rows yet: out of the stream until listed
-    this.failed = false; // refused in a way only the user can mend (403, a bad selector): out of the stream
-  }
-
-  get watched() {
-    return !this.needsList && !this.failed;
-  }
-}
-
-/** Waits that grow, from a second to half a minute, until a success starts them over. */
-class Backoff {
-  constructor() {
-    this.delay = 1000;
-  }
-
-  next() {
-    const delay = this.delay;
-    this.delay = Math.min(this.delay * 2, MAX_BACKOFF_MS);
-    return delay;
-  }
-
-  reset() {
-    this.delay = 1000;
-  }
-}
-
-/** What a Status-carrying event says: a stream's {"type", "object": Status}, or a Status alone. */
-function errorOf(data) {
-  const status = data.kind === 'Status' ? data : data.object || {};
-  return new ApiError(status.code || 0, status.reason || 'Error', status.message || 'watch failed');
-}
-
-/** A refusal of the request itself (4xx but timeouts, conflicts, expiry and throttling) needs the user. */
-function needsTheUser(error) {
-  return error.code >= 400 && error.code < 500 && ![408, 409, 410, 429].includes(error.code);
-}
+/** How long an open stream waits for a RETRY (the server refusing it for now) before it says it is live. */
+const LIVE_AFTER_MS = 300;
 
 /**
  * The states it reports: 'listing', 'relisting', 'live', 'reconnecting', 'paused', 'failed', 'idle'.
@@ -67,7 +27,9 @@ export class LiveStream {
     this.collections = new Map(); // key -> Collection
     this.source = null;
     this.watchedKeys = ''; // which collections the open stream watches
-    this.generation = 0;
+    this.generation = 0; // what is under way (lists, retries, streams) belongs to one generation: stop() ends it
+    this.opened = 0; // streams opened: an answer about one that was replaced since is old news
+    this.listRound = 0; // retries of lists that failed while the stream goes on
     this.backoff = new Backoff(); // for the stream
     this.listBackoff = new Backoff(); // for lists that fail while the others go on
     this.retryTimer = null;
@@ -75,7 +37,8 @@ export class LiveStream {
     this.reopenTimer = null;
     this.paused = false;
     this.progressed = false; // an event or bookmark since the last list: a 410 now is news, not a loop
-    this.relistedForRefusal = false; // the last refusal of the stream was answered with new lists
+    this.refusedKeys = ''; // the watches of the last stream refused outright, answered with new lists
+    this.lastRefusal = ''; // what the server said when it last refused the stream for now
   }
 
   /**
@@ -102,8 +65,11 @@ export class LiveStream {
       collection.tables = tables;
     }
     this.paused = false;
+    this.refusedKeys = '';
     if (this.collections.size === 0) {
       this.stop();
+      this.backoff.reset();
+      this.listBackoff.reset();
       this.listener.state('idle');
       return;
     }
@@ -138,7 +104,6 @@ export class LiveStream {
   stop() {
     this.closeStream();
     clearTimeout(this.listTimer);
-    clearTimeout(this.reopenTimer);
     this.generation++;
   }
 
@@ -148,40 +113,47 @@ export class LiveStream {
     clearTimeout(this.listTimer);
     const generation = ++this.generation;
     this.listener.state(state);
+    const outcome = await this.listEach(collections, state, () => generation === this.generation);
+    if (outcome) {
+      this.progressed = false;
+      this.watch();
+      this.listLater(outcome);
+    }
+  }
+
+  /**
+   * Lists each of collections; null when it is over (a 401, or current() turned false meanwhile), else those to
+   * list again later, with why.
+   */
+  async listEach(collections, state, current) {
     collections.forEach(c => { c.needsList = true; });
     const listed = await Promise.allSettled(collections.map(c => listTable(c.view.type, c.view.namespace,
       c.view.labelSelector)));
-    if (generation !== this.generation) {
-      return;
+    if (!current()) {
+      return null;
     }
-    const again = [];
-    let error = null;
+    const again = { collections: [], error: null };
     for (const [i, collection] of collections.entries()) {
       const outcome = listed[i];
       if (outcome.status === 'fulfilled') {
         this.listed(collection, outcome.value, state);
       } else if (outcome.reason?.code === 401) {
         this.failed(outcome.reason);
-        return;
+        return null;
       } else if (needsTheUser(outcome.reason)) {
         this.refused(collection, outcome.reason);
       } else {
-        again.push(collection);
-        error = outcome.reason;
+        again.collections.push(collection);
+        again.error = outcome.reason;
       }
     }
-    this.progressed = false;
-    this.watch();
-    if (again.length) {
-      this.listLater(again, error);
-    }
+    return again;
   }
 
   listed(collection, table, state) {
     collection.resourceVersion = Number(table.resourceVersion) || 0;
     collection.needsList = false;
     collection.failed = false;
-    this.listBackoff.reset();
     collection.tables.forEach(t => t.reset(table));
     this.listener.log(state === 'relisting' ? 'relist' : 'info',
       `${collection.label}: listed ${table.rows.length} at resourceVersion ${table.resourceVersion}`);
@@ -193,16 +165,32 @@ export class LiveStream {
     this.listener.log('error', `${collection.label}: ${error.message} (${error.code} ${error.reason})`);
   }
 
-  /** Lists these again later, and later, while the stream goes on for the others. */
-  listLater(collections, error) {
+  /**
+   * Lists again later, and later, the collections whose lists failed for now, each table saying so meanwhile; the
+   * stream goes on for the others, and takes them in once they are listed.
+   */
+  listLater({ collections, error }) {
+    if (collections.length === 0) {
+      this.listBackoff.reset();
+      return;
+    }
     const delay = this.listBackoff.next();
-    this.listener.log('error', `${collections.map(c => c.label).join(', ')}: ${error.message} (${error.code} `
-      + `${error.reason}); listing again in ${Math.round(delay / 1000)} s`);
+    const why = `${error.message} (${error.code} ${error.reason}); listing again in ${Math.round(delay / 1000)} s`;
+    collections.forEach(c => c.tables.forEach(t => t.waiting(why)));
+    this.listener.log('error', `${collections.map(c => c.label).join(', ')}: ${why}`);
     const generation = this.generation;
+    const round = ++this.listRound;
+    const current = () => generation === this.generation && round === this.listRound;
     clearTimeout(this.listTimer);
-    this.listTimer = setTimeout(() => {
-      if (generation === this.generation) {
-        this.list(collections.filter(c => this.collections.get(keyOf(c.view)) === c), 'relisting');
+    this.listTimer = setTimeout(async () => {
+      const still = collections.filter(c => this.collections.get(keyOf(c.view)) === c && c.needsList);
+      if (!current() || still.length === 0) {
+        return;
+      }
+      const outcome = await this.listEach(still, 'relisting', current);
+      if (outcome) {
+        this.watch();
+        this.listLater(outcome);
       }
     }, delay);
   }
@@ -229,7 +217,8 @@ export class LiveStream {
   }
 
   openStream(collections, keys) {
-    const generation = this.generation;
+    const opened = ++this.opened;
+    const current = () => opened === this.opened;
     const tags = new Map(); // the URL given for a watch, as events name it -> its collection
     for (const c of collections) {
       tags.set(watchUrl(c.view.type, c.view.namespace, c.view.labelSelector, c.resourceVersion), c);
@@ -238,51 +227,70 @@ export class LiveStream {
     const source = new EventSource(url);
     this.source = source;
     this.watchedKeys = keys;
-    let lost = false;
-    let refusedFor = ''; // the server's word while it refuses the stream for now (RETRY events)
-    source.onopen = () => {
+    let lost = false; // the server ended the stream, or the network failed: the browser is coming back
+    let refusing = false; // this connection is a refusal for now (a RETRY event): the browser comes back later
+    let live = false;
+    let liveTimer = null;
+    // an answer of the stream: a refusal for now comes as an event stream too, so it is live once it says otherwise
+    const isLive = () => {
+      clearTimeout(liveTimer);
+      if (!current() || live || refusing) {
+        return;
+      }
+      live = true;
       this.listener.state('live');
       if (lost) {
         this.listener.log('info', `resumed after resourceVersion ${this.newest()}`);
         lost = false;
       }
     };
+    source.onopen = () => {
+      clearTimeout(liveTimer);
+      liveTimer = setTimeout(isLive, LIVE_AFTER_MS);
+    };
     source.onerror = () => {
-      if (generation !== this.generation || source !== this.source) {
+      clearTimeout(liveTimer);
+      live = false;
+      if (!current()) {
         return;
       }
       if (source.readyState === EventSource.CONNECTING) {
         // the stream ended (the server ends every stream after a while) or the network failed, or the server asked
         // for patience: EventSource comes back by itself, with Last-Event-ID
-        if (!lost && !refusedFor) {
+        if (!lost && !refusing) {
           this.listener.log('info', `stream ended: resuming after resourceVersion ${this.newest()}`);
           lost = true;
         }
+        refusing = false;
         this.listener.state('reconnecting');
       } else {
         // EventSource gave up: an answer that was no event stream (401, 403, 404...). Ask it again, to read why.
         this.closeStream();
-        this.explainRefusal(url, generation);
+        const closed = this.opened;
+        this.explainRefusal(url, keys, () => closed === this.opened); // unless another stream came meanwhile
       }
+    };
+    const moved = e => {
+      this.moved(e, tags);
+      isLive();
     };
     for (const type of OBJECT_EVENTS) {
       source.addEventListener(type, e => {
-        refusedFor = '';
+        moved(e);
         this.onObjectEvent(type, e, tags);
       });
     }
-    source.addEventListener('BOOKMARK', e => {
-      refusedFor = '';
-      this.moved(e, tags);
-    });
-    source.addEventListener('ERROR', e => this.onErrorEvent(e, tags, generation));
+    source.addEventListener('BOOKMARK', moved);
+    source.addEventListener('ERROR', e => this.onErrorEvent(e, tags, source));
     source.addEventListener('RETRY', e => {
       const error = errorOf(JSON.parse(e.data));
+      clearTimeout(liveTimer);
+      refusing = true;
       this.listener.state('reconnecting');
-      if (error.message !== refusedFor) {
-        refusedFor = error.message;
+      if (error.message !== this.lastRefusal) { // said once, not at every try
         this.listener.log('error', `the stream is refused for now: ${error.message} (${error.code} ${error.reason}); `
           + 'trying again');
+        this.lastRefusal = error.message;
       }
     });
   }
@@ -297,7 +305,8 @@ export class LiveStream {
       collection.resourceVersion = Math.max(collection.resourceVersion, id);
     }
     this.progressed = true;
-    this.relistedForRefusal = false;
+    this.refusedKeys = '';
+    this.lastRefusal = '';
     this.backoff.reset();
   }
 
@@ -305,8 +314,7 @@ export class LiveStream {
     const data = JSON.parse(e.data);
     const collection = tags.get(data.watch);
     const row = (data.object?.rows || [])[0];
-    this.moved(e, tags);
-    if (!collection || collection.failed || !row?.object) {
+    if (!collection || !collection.watched || !row?.object) {
       return;
     }
     const shown = { cells: row.cells || [], object: row.object };
@@ -314,17 +322,17 @@ export class LiveStream {
     this.listener.event(collection.view, type, shown, row.object.metadata?.resourceVersion || e.lastEventId);
   }
 
-  onErrorEvent(e, tags, generation) {
+  onErrorEvent(e, tags, source) {
     const data = JSON.parse(e.data);
     const error = errorOf(data);
     const collection = data.watch === undefined ? null : tags.get(data.watch);
-    if (collection && error.code !== 410) {
+    if (collection && needsTheUser(error)) {
       // this watch alone has ended (refused, or a grant withdrawn): the others go on, on a stream without it, opened
-      // once the refusals that came together have all been read
+      // once the refusals that came with it have been read
       this.refused(collection, error);
       clearTimeout(this.reopenTimer);
       this.reopenTimer = setTimeout(() => {
-        if (generation === this.generation) {
+        if (this.source === source) {
           this.watch();
         }
       }, 0);
@@ -346,36 +354,15 @@ export class LiveStream {
     this.list([...this.collections.values()], 'relisting');
   }
 
-  /** Opens the stream's URL again with fetch, which reads the Status an EventSource does not show. */
-  async explainRefusal(url, generation) {
-    const abort = new AbortController();
-    try {
-      const response = await fetch(url, { credentials: 'same-origin', cache: 'no-store', signal: abort.signal,
-        headers: { Accept: 'text/event-stream' } });
-      if (generation !== this.generation || response.ok) {
-        abort.abort(); // served this time: try the stream again, later
-        if (generation === this.generation) {
-          this.retryLater(new ApiError(0, 'StreamRefused', 'the stream was refused, then served'), false);
-        }
-        return;
-      }
-      let status = {};
-      try {
-        status = await response.json();
-      } catch (e) {
-        // no Status
-      }
-      if (generation === this.generation) {
-        this.streamRefused(new ApiError(response.status, status.reason || '', status.message || response.statusText));
-      }
-    } catch (e) {
-      if (generation === this.generation) {
-        this.retryLater(new ApiError(0, 'Unreachable', 'the gateway could not be reached'), false);
-      }
+  /** Asks the stream's URL again, to read the Status an EventSource does not show. */
+  async explainRefusal(url, keys, current) {
+    const error = await streamRefusal(url) || new ApiError(0, 'StreamRefused', 'the stream was refused, then served');
+    if (current()) {
+      this.streamRefused(error, keys);
     }
   }
 
-  streamRefused(error) {
+  streamRefused(error, keys) {
     if (error.code === 401) {
       this.failed(error);
     } else if (error.code === 403) {
@@ -384,14 +371,14 @@ export class LiveStream {
       this.listener.state('failed');
     } else if (!needsTheUser(error)) {
       this.retryLater(error, false);
-    } else if (!this.relistedForRefusal) {
+    } else if (keys !== this.refusedKeys) {
       // a watch URL the server no longer takes (its type was deleted, say): new lists show which, in its table
-      this.relistedForRefusal = true;
+      this.refusedKeys = keys;
       this.listener.log('error', `the stream was refused: ${error.message} (${error.code} ${error.reason}); `
         + 'listing every table again');
       this.relistAll();
     } else {
-      this.failed(error); // refused again with every list fresh: nothing here mends it
+      this.failed(error); // the same watches refused again, every list fresh: nothing here mends it
     }
   }
 
@@ -424,12 +411,15 @@ export class LiveStream {
     }, delay);
   }
 
+  /** Closes the stream, and forgets what was to be done with it (a retry, a reopen). */
   closeStream() {
     if (this.source) {
       this.source.close();
       this.source = null;
     }
     this.watchedKeys = '';
+    this.opened++;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.reopenTimer);
   }
 }

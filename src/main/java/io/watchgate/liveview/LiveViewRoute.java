@@ -37,7 +37,7 @@ public class LiveViewRoute {
 
     /** Every file of the page (LiveViewRouteTest checks that this is the directory's content). */
     static final List<String> NAMES = List.of("index.html", "live-view.css", "main.js", "api.js", "views.js",
-            "stream.js", "pane.js", "table.js", "details.js", "activity.js");
+            "stream.js", "collection.js", "refusals.js", "pane.js", "table.js", "details.js", "activity.js");
 
     /**
      * Scripts, styles and connections from this origin only (no inline script, so an object's text that found its way
