@@ -5,12 +5,16 @@ const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json;q=
 const DISCOVERY = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList, application/json;q=0.9';
 const PAGE_SIZE = 500;
 
-/** An answer other than 2xx, with the Kubernetes Status it carried (or what there was of it). */
+/**
+ * An answer other than 2xx, with the Kubernetes Status it carried (or what there was of it), and how long the server
+ * asked to be left alone before the next try (its Retry-After, or its Status's details.retryAfterSeconds), if it did.
+ */
 export class ApiError extends Error {
-  constructor(code, reason, message) {
+  constructor(code, reason, message, retryAfterSeconds = 0) {
     super(message);
     this.code = code;
     this.reason = reason;
+    this.retryAfterMs = Math.max(0, Number(retryAfterSeconds) || 0) * 1000;
   }
 }
 
@@ -29,7 +33,8 @@ async function request(url, options = {}) {
       // not a Status: the code says enough
     }
     throw new ApiError(response.status, status.reason || response.statusText,
-      status.message || 'the answer held no Status');
+      status.message || 'the answer held no Status',
+      response.headers.get('Retry-After') || status.details?.retryAfterSeconds);
   }
   return response;
 }

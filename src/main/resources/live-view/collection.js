@@ -12,6 +12,7 @@ export class Collection {
     this.label = describe(v);
     this.tables = new Set();
     this.resourceVersion = 0; // listed and seen through this revision
+    this.shownThrough = 0; // listed, or shown an event of, this revision: a frame sent again is not shown twice
     this.needsList = true; // a table shows it that has not had its rows yet: out of the stream until listed
     this.failed = false; // refused in a way only the user can mend (403, a bad selector): out of the stream
   }

@@ -152,6 +152,7 @@ export class LiveStream {
 
   listed(collection, table, state) {
     collection.resourceVersion = Number(table.resourceVersion) || 0;
+    collection.shownThrough = collection.resourceVersion;
     collection.needsList = false;
     collection.failed = false;
     collection.tables.forEach(t => t.reset(table));
@@ -174,7 +175,7 @@ export class LiveStream {
       this.listBackoff.reset();
       return;
     }
-    const delay = this.listBackoff.next();
+    const delay = this.listBackoff.next(error);
     const why = `${error.message} (${error.code} ${error.reason}); listing again in ${Math.round(delay / 1000)} s`;
     collections.forEach(c => c.tables.forEach(t => t.waiting(why)));
     this.listener.log('error', `${collections.map(c => c.label).join(', ')}: ${why}`);
@@ -317,9 +318,15 @@ export class LiveStream {
     if (!collection || !collection.watched || !row?.object) {
       return;
     }
+    // a revision's frames carry its id on the last only: a stream cut between them sends them again when it resumes
+    const revision = Number(row.object.metadata?.resourceVersion) || 0;
+    if (revision && revision <= collection.shownThrough) {
+      return;
+    }
+    collection.shownThrough = Math.max(collection.shownThrough, revision);
     const shown = { cells: row.cells || [], object: row.object };
     collection.tables.forEach(t => t.event(type, shown));
-    this.listener.event(collection.view, type, shown, row.object.metadata?.resourceVersion || e.lastEventId);
+    this.listener.event(collection.view, type, shown, revision || e.lastEventId);
   }
 
   onErrorEvent(e, tags, source) {
@@ -394,7 +401,7 @@ export class LiveStream {
     if (this.paused) {
       return;
     }
-    const delay = this.backoff.next();
+    const delay = this.backoff.next(error);
     this.listener.state('reconnecting');
     this.listener.log(error.code === 410 ? 'relist' : 'error',
       `${error.message} (${error.code} ${error.reason}); ${relist ? 'listing' : 'watching'} again in `

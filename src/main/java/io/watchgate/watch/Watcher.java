@@ -17,13 +17,12 @@ import org.jboss.logging.Logger;
  * stops reading stops taking live events and later catches up from history, which is shared by every watcher:
  * a slow client costs its connection's buffers, never a queue of its own. Runs on its loop's thread only.
  *
- * <p>One state machine (snapshot, catching up, live, stalled, ended): every transition stays here, where it reads
- * next to the others, and the work between transitions lives beside it, which keeps it within the house's 350
- * lines. {@link InitialEvents} reads and sends the snapshot a stretch at a time and {@link HistoryReplay} history a
- * batch at a time, each saying why it stopped; {@link Stall} owns what a client that is not reading costs (the
- * bytes it pins in the memory budget, the events that go by unsent, the bound past which it is ended) and the
- * numbered waits for its drain; {@link WatchTimers} arms the end, bookmarks and heartbeats. Which events it is sent
- * is {@link EventFilter}'s call, and the bytes of events, bookmarks and heartbeats are {@link WireFormat}'s.
+ * <p>One state machine (snapshot, catching up, live, stalled, ended): every transition stays here, next to the
+ * others, and the work between transitions lives beside it. {@link InitialEvents} sends the snapshot a stretch at a
+ * time and {@link HistoryReplay} history a batch at a time, each saying why it stopped; {@link Stall} owns what a
+ * client that is not reading costs (the bytes it pins in the memory budget, the events that go by unsent, the bound
+ * past which it is ended) and the waits for its drain; {@link WatchTimers} arms the end, bookmarks and heartbeats.
+ * Which events it is sent is {@link EventFilter}'s call, and the bytes of every frame are {@link WireFormat}'s.
  */
 public final class Watcher implements Subscriber {
 
@@ -233,24 +232,19 @@ public final class Watcher implements Subscriber {
         if (state == State.ENDED) {
             return;
         }
-        switch (kind) {
-            case END -> end();
-            case BOOKMARK -> {
-                if (state == State.LIVE) {
-                    // bookmarks are a courtesy: a watcher busy catching up or stalled just skips one
-                    writeBookmark(bookmarkRevision(), false);
-                    stallIfFull();
-                }
-                timers.again(kind);
-            }
-            case HEARTBEAT -> {
-                if (state == State.LIVE) {
-                    send(sink.format().heartbeat());
-                    stallIfFull();
-                }
-                timers.again(kind);
-            }
+        if (kind == TimerKind.END) {
+            end();
+            return;
         }
+        if (state == State.LIVE) { // bookmarks and heartbeats are a courtesy: a watcher behind skips them
+            if (kind == TimerKind.BOOKMARK) {
+                writeBookmark(bookmarkRevision(), false);
+            } else {
+                send(sink.format().heartbeat());
+            }
+            stallIfFull();
+        }
+        timers.again(kind);
     }
 
     private void stallIfFull() {
@@ -273,16 +267,20 @@ public final class Watcher implements Subscriber {
         if (state == State.LIVE && timers.sendsBookmarks()) {
             writeBookmark(bookmarkRevision(), false);
         }
-        state = State.ENDED;
-        loop.detach(this, false);
-        sink.end();
+        finish(false, sink::end);
     }
 
     private void closed() {
         if (state != State.ENDED) {
-            state = State.ENDED;
-            loop.detach(this, false);
+            finish(false, () -> { });
         }
+    }
+
+    /** Forgotten by its loop (counted as ended slow or not), then its connection ended or dropped. */
+    private void finish(boolean slow, Runnable connection) {
+        state = State.ENDED;
+        loop.detach(this, slow);
+        connection.run();
     }
 
     @Override
@@ -297,9 +295,7 @@ public final class Watcher implements Subscriber {
                 : "it may re-watch from resourceVersion " + position;
         LOG.infof("ended a watch of %s%s: its client stopped reading (%s); %s", resource(),
                 spec.range().namespace() == null ? "" : " in " + spec.range().namespace(), how, resume);
-        state = State.ENDED;
-        loop.detach(this, true);
-        sink.abort();
+        finish(true, sink::abort);
     }
 
     /** Something went wrong serving this watch: drop it, so that the client re-watches, and keep the others going. */
@@ -307,9 +303,7 @@ public final class Watcher implements Subscriber {
     public void fail(RuntimeException e) {
         LOG.errorf(e, "a watch of %s failed; its connection is closed", resource());
         if (state != State.ENDED) {
-            state = State.ENDED;
-            loop.detach(this, false);
-            sink.abort();
+            finish(false, sink::abort);
         }
     }
 
@@ -345,9 +339,7 @@ public final class Watcher implements Subscriber {
         // an EventSource is told to forget its Last-Event-ID, so that reconnecting starts from a fresh snapshot
         send(sink.format().frame("ERROR", spec.rendering().renderControl(StatusBody.of(gone)),
                 WireFormat.RESET_ID));
-        state = State.ENDED;
-        loop.detach(this, false);
-        sink.end();
+        finish(false, sink::end);
     }
 
     /** Writes a BOOKMARK at {@code revision} and counts it. */
