@@ -34,7 +34,7 @@ async function request(url, options = {}) {
     }
     throw new ApiError(response.status, status.reason || response.statusText,
       status.message || 'the answer held no Status',
-      response.headers.get('Retry-After') || status.details?.retryAfterSeconds);
+      Number(response.headers.get('Retry-After')) || status.details?.retryAfterSeconds);
   }
   return response;
 }
@@ -137,7 +137,6 @@ export function streamUrl(watchUrls) {
   return `/streams?${watchUrls.map(url => `watch=${encodeURIComponent(url)}`).join('&')}`;
 }
 
-/** One object as text, read from the server again: YAML or JSON. */
 /** Why the server refuses a stream's URL (an EventSource does not show the Status); null if it serves it now. */
 export async function streamRefusal(url) {
   const abort = new AbortController();
@@ -150,6 +149,7 @@ export async function streamRefusal(url) {
   }
 }
 
+/** One object as text, read from the server again: YAML or JSON. */
 export async function objectText(type, namespace, name, format) {
   const url = `${collectionPath(type, namespace)}/${encodeURIComponent(name)}`;
   const accept = format === 'yaml' ? 'application/yaml' : 'application/json';
