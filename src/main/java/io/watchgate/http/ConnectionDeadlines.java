@@ -19,6 +19,7 @@ import io.watchgate.request.RouteOrder;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -28,6 +29,10 @@ import org.jboss.logging.Logger;
  * That channel is reached from a connection's: the server's own first request, sent as soon as it listens
  * ({@link #listening}), so the deadlines hold for every connection accepted after it: all but the few a client may
  * open in the milliseconds between. Should that request fail, the first client's request installs them.
+ *
+ * <p>That they are in place is logged once the request that put them in has been answered: what a first request
+ * costs (classes loaded on the event loop) is then behind the server, not ahead of the first client that relies on
+ * the words.
  */
 @ApplicationScoped
 public class ConnectionDeadlines {
@@ -40,6 +45,9 @@ public class ConnectionDeadlines {
     private final ConnectionConfig config;
     private final Refusals refusals;
     private volatile boolean installed;
+    private volatile boolean reachingSelf;
+    private volatile Object listeningAddress;
+    private final AtomicBoolean announced = new AtomicBoolean();
 
     ConnectionDeadlines(ConnectionConfig config, Refusals refusals) {
         this.config = config;
@@ -67,6 +75,7 @@ public class ConnectionDeadlines {
         String self = host == null || host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
         if (port > 0) {
             HttpClient client = vertx.createHttpClient();
+            reachingSelf = true;
             reachSelf(vertx, client, self, port, 50);
         }
     }
@@ -76,12 +85,15 @@ public class ConnectionDeadlines {
                 .compose(request -> request.send().compose(response -> response.body()))
                 .onComplete(done -> {
                     if (installed) {
+                        reachingSelf = false;
+                        announce();
                         client.close();
                     } else if (attemptsLeft > 1) {
                         vertx.setTimer(100, t -> reachSelf(vertx, client, host, port, attemptsLeft - 1));
                     } else {
                         LOG.warnf("request deadlines wait for the first request: the server could not reach itself "
                                 + "at %s:%d (%s)", host, port, done.failed() ? done.cause() : "no deadline put in");
+                        reachingSelf = false;
                         client.close();
                     }
                 });
@@ -131,9 +143,17 @@ public class ConnectionDeadlines {
                     super.channelRead(ctx, accepted);
                 }
             });
-            // said once it holds: a test (or an operator) that waits for these words may rely on them
+            listeningAddress = listening.localAddress();
             installed = true;
-            LOG.infof("request deadlines in place for the connections %s accepts from now on", listening.localAddress());
+        }
+        if (!reachingSelf) {
+            announce(); // a client's request put them in: there is no request of the server's own to wait for
+        }
+    }
+
+    private void announce() {
+        if (announced.compareAndSet(false, true)) {
+            LOG.infof("request deadlines in place for the connections %s accepts from now on", listeningAddress);
         }
     }
 
