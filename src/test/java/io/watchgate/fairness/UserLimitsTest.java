@@ -128,6 +128,8 @@ class UserLimitsTest {
             assertTrue(refused != null && refused.contains("\"watch\":\"w2\"") && refused.contains("\"code\":429"),
                     "her second watch is past her share: " + refused);
             socket.sendText("{\"op\":\"stop\",\"id\":\"w1\"}", true).join();
+            String stopped = nextOf(messages, "\"STOPPED\"");
+            assertTrue(stopped != null && stopped.contains("\"watch\":\"w1\""), "w1 has stopped: " + stopped);
             socket.sendText("{\"op\":\"watch\",\"id\":\"w3\",\"url\":\"" + maps + "\"}", true).join();
             Users.ALICE.request().body("{\"metadata\":{\"name\":\"seen\"}}")
                     .post("/api/v1/namespaces/" + namespace + "/configmaps").then().statusCode(201);

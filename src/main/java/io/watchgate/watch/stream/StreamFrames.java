@@ -174,6 +174,21 @@ enum StreamFrames {
         return event(WireFormat.NO_ID, "ERROR", watch, Buffer.buffer(StatusBody.of(e).toString()));
     }
 
+    /**
+     * The answer to a WebSocket client's stop of {@code watch}: a Success Status, after which nothing of the watch
+     * comes; what came of it before was sent before.
+     */
+    Buffer stopped(StreamedWatch watch) {
+        ObjectNode status = NODES.objectNode();
+        status.put("kind", "Status");
+        status.put("apiVersion", "v1");
+        status.putObject("metadata");
+        status.put("status", "Success");
+        status.put("message", "the watch \"" + watch.tag() + "\" has stopped: nothing more of it follows");
+        status.put("code", 200);
+        return event(WireFormat.NO_ID, "STOPPED", watch, Buffer.buffer(bytes(status)));
+    }
+
     /** A bookmark of the whole stream: everything through {@code revision} has been sent. */
     Buffer bookmark(long revision) {
         ObjectNode data = NODES.objectNode();

@@ -4,9 +4,9 @@ import io.watchgate.status.ApiException;
 
 /**
  * A running stream's watches as its WebSocket client adds and stops them: each added watch starts where
- * {@link StreamedWatches#place} says, each stopped one ends at once, and what cannot be done is told to the client
- * as an ERROR of the watch (or, without an id, of the stream) that does not end the stream. Loop thread only, as its
- * stream.
+ * {@link StreamedWatches#place} says, each stopped one ends at once with a {@code STOPPED} answer, and what cannot be
+ * done is told to the client as an ERROR of the watch (or, without an id, of the stream) that does not end the stream.
+ * Loop thread only, as its stream.
  */
 public final class StreamMembers {
 
@@ -27,11 +27,11 @@ public final class StreamMembers {
         }
     }
 
-    /** Ends the watch tagged {@code tag}; false if there is none. */
+    /** Ends the watch tagged {@code tag}, and tells the client so ({@code STOPPED}); false if there is none. */
     public boolean stop(String tag) {
         StreamedWatch watch = stream.watches().tagged(tag);
         if (watch != null) {
-            stream.removed(watch);
+            stream.stopped(watch);
         }
         return watch != null;
     }

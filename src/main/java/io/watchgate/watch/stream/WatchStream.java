@@ -180,9 +180,26 @@ public final class WatchStream implements Subscriber {
         return format;
     }
 
-    void removed(StreamedWatch watch) {
+    /**
+     * A watch its client stopped: removed, and the client told so, after which nothing of it comes. The answer is
+     * sent even to a client that is behind (its earlier events are queued before it, and nothing kept for the watch
+     * is sent); while the stream waits for that client to drain, each answer counts as an event gone by, so that a
+     * client that adds and stops watches without reading is ended as any client that stops reading.
+     */
+    void stopped(StreamedWatch watch) {
+        if (state == State.ENDED) {
+            return;
+        }
         watches.remove(watch);
         forget(watch);
+        Buffer answer = format.stopped(watch);
+        String behind = stall.isPinned() ? stall.wentBy(answer.length()) : null;
+        if (behind != null) {
+            endSlow(behind);
+            return;
+        }
+        send(answer);
+        stallIfFull();
     }
 
     /** A watch that ended: nothing kept for it stays, and its loop counts it no more. */

@@ -17,6 +17,8 @@ import io.watchgate.watch.TextMessages;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -71,11 +73,26 @@ class StreamSocketTest {
         assertEquals("secrets ADDED s1", describe(next()));
 
         send("{\"op\":\"stop\",\"id\":\"maps\"}");
+        JsonNode stopped = next();
+        assertEquals("maps STOPPED", stopped.path("watch").asText() + " " + stopped.path("type").asText(),
+                "a stop is answered: " + stopped);
+        assertEquals("Status", stopped.path("object").path("kind").asText());
+        assertEquals("Success", stopped.path("object").path("status").asText());
+        assertEquals(200, stopped.path("object").path("code").asInt());
         createOk(configMaps(ns), configMap("after-stop", ""));
         createOk(secrets, "{\"metadata\":{\"name\":\"s2\"}}");
-        assertEquals("secrets ADDED s2", describe(next()), "the stopped watch is sent nothing more");
+        assertEquals("secrets ADDED s2", describe(next()), "the stopped watch is sent nothing after its answer");
         createOk(secrets, "{\"metadata\":{\"name\":\"s3\"}}");
         assertEquals("secrets ADDED s3", describe(next()), "and nothing of the stopped watch came between");
+
+        send("{\"op\":\"watch\",\"id\":\"maps\",\"url\":\"" + configMaps(ns) + "\"}");
+        Set<String> state = new TreeSet<>();
+        for (JsonNode message = next(); !message.path("type").asText().equals("BOOKMARK"); message = next()) {
+            assertEquals("maps ADDED", message.path("watch").asText() + " " + message.path("type").asText());
+            state.add(message.path("object").path("metadata").path("name").asText());
+        }
+        assertEquals(Set.of("after-stop", "before", "during"), state,
+                "a stopped watch's id may be used again, for a new watch with its own state");
     }
 
     @Test

@@ -358,8 +358,37 @@ class WatchStreamTest {
         sink.chokeAfterEachWrite = false;
         sink.drain();
         loop.runAll();
-        assertEquals(List.of("ADDED first", "ADDED kept"),
-                sink.events().stream().map(e -> e.type() + " " + e.name()).toList());
+        assertEquals(List.of("secrets ADDED first", "w1 STOPPED", "secrets ADDED kept"),
+                sink.events().stream().map(e -> shortTag(e.watch()) + " " + e.type() + (e.name().isEmpty() ? ""
+                        : " " + e.name())).toList(), "a stop is answered even while its client is behind");
+        assertFalse(sink.ended);
+    }
+
+    @Test
+    void aClientThatStopsWatchesWithoutReadingTheAnswersIsEndedAsOneThatStoppedReading() {
+        long from = store.currentRevision();
+        WatchStream stream = stream(List.of(watch("/api/v1/namespaces/b/secrets", SECRETS, "b", null, from)));
+        stream.start();
+        loop.runAll();
+        sink.chokeAfterEachWrite = true;
+        put(SECRETS, "b", "first", null);
+        offerLive(stream); // the client reads no more
+        StreamMembers members = new StreamMembers(stream);
+        int answered = 0;
+        while (!stream.hasEnded() && answered <= 2 * new SmallBatches().maxBacklog()) {
+            StreamedWatch added = new StreamedWatch("w", "/api/v1/namespaces/a/configmaps",
+                    spec(CONFIG_MAPS, "a", null, store.currentRevision(), false));
+            members.add(added);
+            assertTrue(members.stop("w"));
+            answered++;
+        }
+        assertTrue(stream.hasEnded() && sink.aborted, "ended after " + answered + " answers it did not read");
+        assertEquals(new SmallBatches().maxBacklog() + 1, answered, "as many as the events it may fall behind by");
+    }
+
+    /** A test watch's URL as short as a WebSocket client's id: its last segment. */
+    private static String shortTag(String tag) {
+        return tag.substring(tag.lastIndexOf('/') + 1);
     }
 
     @Test
