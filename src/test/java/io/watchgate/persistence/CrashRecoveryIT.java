@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,7 +34,8 @@ class CrashRecoveryIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
-    private static final int ROUNDS = 20;
+    /** Enough crashes at random moments to show no loss; each round crosses segments and snapshots. */
+    private static final int ROUNDS = 6;
     private static final int WRITERS = 4;
 
     @TempDir
@@ -49,6 +52,7 @@ class CrashRecoveryIT {
         Files.createDirectories(logs);
         Random random = new Random(20261129);
         Map<String, Acknowledged> acknowledged = new ConcurrentHashMap<>();
+        Set<String> storageFiles = new TreeSet<>(); // every file seen after a crash
         long highestAcknowledged = 0;
         for (int round = 0; round < ROUNDS; round++) {
             try (PackagedApp app = PackagedApp.start(dataDir, logs.resolve("round-" + round + ".log"),
@@ -70,6 +74,9 @@ class CrashRecoveryIT {
                     writer.join(20_000);
                 }
             }
+            try (var files = Files.list(dataDir)) {
+                files.map(file -> file.getFileName().toString()).forEach(storageFiles::add);
+            }
             for (Acknowledged write : acknowledged.values()) {
                 highestAcknowledged = Math.max(highestAcknowledged, Long.parseLong(write.resourceVersion()));
             }
@@ -78,6 +85,11 @@ class CrashRecoveryIT {
             verify(app, acknowledged, highestAcknowledged, ROUNDS);
         }
         assertTrue(acknowledged.size() > ROUNDS * WRITERS, "the rounds wrote something: " + acknowledged.size());
+        // few rounds, but each crash came among segments rolling over and snapshots being taken
+        assertTrue(storageFiles.stream().filter(name -> name.startsWith("wal-")).count() > ROUNDS,
+                "segments rolled over: " + storageFiles);
+        assertTrue(storageFiles.stream().filter(name -> name.endsWith(".snap")).count() > 1,
+                "snapshots were taken: " + storageFiles);
     }
 
     private static void write(PackagedApp app, int round, int writer, AtomicBoolean killed,
