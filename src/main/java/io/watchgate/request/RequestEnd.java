@@ -50,11 +50,17 @@ public final class RequestEnd {
         of(context).actions.add(action);
     }
 
-    /** What to run when the WebSocket the request became closes (or its upgrade fails): the request's end. */
+    /**
+     * What to run when the WebSocket the request became closes (or its upgrade fails): the request's end, for its
+     * actions here and for Quarkus (see {@link UpgradedRequests}).
+     */
     public static Runnable upgraded(RoutingContext context) {
         Actions end = of(context);
         end.upgraded = true;
-        return () -> end.finish(true);
+        return () -> {
+            end.finish(true);
+            UpgradedRequests.done(context.request());
+        };
     }
 
     /** Whether the request became a WebSocket (its status, for the audit log, is 101 Switching Protocols). */

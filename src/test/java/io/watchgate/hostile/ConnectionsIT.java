@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Clients that hold connections or requests without end: heads sent a byte a second, connections that send nothing,
  * writes whose bodies never come. Each loses its connection after its deadline, or its request a place past the
- * in-flight limit, while others are served within a second.
+ * in-flight limit, while others are served meanwhile ({@link Hostile#OTHERS_WAIT}).
  */
 class ConnectionsIT {
 

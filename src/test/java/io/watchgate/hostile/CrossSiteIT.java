@@ -8,35 +8,27 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What a page of another site can make a visitor's browser send, without asking the server first: writes in no type,
  * as text or as a form, and a WebSocket upgrade. All refused with a Status, and the store left as it was.
  */
+@ExtendWith(SharedHostileApp.class)
 class CrossSiteIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String COLLECTION = "/api/v1/namespaces/default/configmaps";
     private static final Duration LIMIT = Duration.ofSeconds(2);
 
-    @TempDir
-    static Path work;
     static HostileApp app;
 
     @BeforeAll
-    static void start() throws Exception {
-        app = HostileApp.start(work);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        app.close();
+    static void start(HostileApp shared) throws Exception {
+        app = shared;
     }
 
     @Test

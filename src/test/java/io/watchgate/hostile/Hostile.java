@@ -20,14 +20,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What every hostile input must get: a 4xx {@code Status} (never a 500, never silence), within a time bound, no
- * larger than a bound, while another client goes on being served within a second, during the attack and after it.
+ * larger than a bound, while another client goes on being served within {@link #OTHERS_WAIT}, during the attack and
+ * after it.
  */
 public final class Hostile {
 
     /** The largest error answer any input may earn. */
     public static final int MAX_STATUS_BYTES = 64 * 1024;
-    /** How long another client may wait for a plain read while an attack is under way. */
-    public static final Duration OTHERS_WAIT = Duration.ofSeconds(1);
+    /**
+     * How long another client may wait for a plain read while an attack is under way: less than the attacks of
+     * several seconds that would hold it for their whole length, more than this 2-core machine's scheduling and
+     * collections take when other processes keep both cores busy (a read took 1.09 s so, behind nothing). An event
+     * loop held past 100 ms is caught apart from this, in the app's log ({@link AppLogHarms}).
+     */
+    public static final Duration OTHERS_WAIT = Duration.ofSeconds(2);
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String OTHERS_READ = "/api/v1/namespaces/default";

@@ -189,8 +189,17 @@ public final class HostileApp implements AutoCloseable {
 
     /** The app's log since its warm-up. */
     public String logSinceWarmUp() throws IOException {
+        return logSince(logMark);
+    }
+
+    /** How long its log is now: what comes after is what follows from now on. */
+    public long markLog() throws IOException {
+        return Files.size(log);
+    }
+
+    private String logSince(long mark) throws IOException {
         byte[] all = Files.readAllBytes(log);
-        return new String(all, (int) Math.min(logMark, all.length), (int) Math.max(0, all.length - logMark),
+        return new String(all, (int) Math.min(mark, all.length), (int) Math.max(0, all.length - mark),
                 StandardCharsets.UTF_8);
     }
 
@@ -212,8 +221,20 @@ public final class HostileApp implements AutoCloseable {
     public void close() throws Exception {
         boolean diedOnItsOwn = !process.isAlive();
         kill();
-        List<String> harms = harms(logSinceWarmUp());
-        if (diedOnItsOwn) {
+        assertUnharmed(logMark, diedOnItsOwn);
+    }
+
+    /**
+     * Fails if, since its log was {@code mark} bytes long ({@link #markLog}), the app ran out of memory, blocked an
+     * event loop, or exited.
+     */
+    public void assertUnharmedSince(long mark) throws IOException {
+        assertUnharmed(Math.max(mark, logMark), !process.isAlive());
+    }
+
+    private void assertUnharmed(long mark, boolean exited) throws IOException {
+        List<String> harms = harms(logSince(mark));
+        if (exited) {
             harms.add("the app exited with " + process.exitValue() + " before the test ended");
         }
         if (!harms.isEmpty()) {

@@ -6,17 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Many large writes at once, each a legal object of megabytes of small fields, whose tree takes several times its
@@ -25,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reserved their working memory, eight such writers going on for 25 s at {@code -Xmx512m} got
  * {@code OutOfMemoryError} 500s, and event loops waited up to 732 ms for the commit lock (docs/benchmarks.md).
  */
+@ExtendWith(SharedHostileApp.class)
 class LargeWritesIT {
 
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -33,13 +32,11 @@ class LargeWritesIT {
     /** About 2.8 MB of JSON: under the 3 MiB body limit, and some 17 MB as a tree. */
     private static final int FIELDS = 160_000;
 
-    @TempDir
-    static Path work;
     static HostileApp app;
 
     @BeforeAll
-    static void start() throws Exception {
-        app = HostileApp.start(work);
+    static void start(HostileApp shared) throws Exception {
+        app = shared;
         HttpResponse<byte[]> created = post(CRDS, "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":"
                 + "\"CustomResourceDefinition\",\"metadata\":{\"name\":\"blobs.blobs.hostile.test\"},\"spec\":{\"group\":"
                 + "\"blobs.hostile.test\",\"scope\":\"Namespaced\",\"names\":{\"plural\":\"blobs\",\"kind\":\"Blobs\"},"
@@ -47,11 +44,6 @@ class LargeWritesIT {
                 + "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\","
                 + "\"x-kubernetes-preserve-unknown-fields\":true}}}}}]}}");
         assertEquals(201, created.statusCode(), new String(created.body(), StandardCharsets.UTF_8));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        app.close();
     }
 
     @Test

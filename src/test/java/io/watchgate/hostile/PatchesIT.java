@@ -7,20 +7,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.IntFunction;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Patches sized to make a patch engine, or the event loop running it, do the most work a 3 MiB body can ask for:
- * each is answered (a 4xx Status or the patched object) within seconds, while others are served within a second,
- * and no event loop is blocked meanwhile (checked when the app closes).
+ * each is answered (a 4xx Status or the patched object) within seconds, while others are served,
+ * and no event loop is blocked meanwhile (checked after the class, see {@link SharedHostileApp}).
  */
+@ExtendWith(SharedHostileApp.class)
 class PatchesIT {
 
     private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
@@ -29,18 +27,11 @@ class PatchesIT {
     private static final int MAX_OBJECT_BYTES = 3 * 1024 * 1024 + 64 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir(cleanup = CleanupMode.ON_SUCCESS) // the app's log stays for a failure to be read
-    static Path work;
     static HostileApp app;
 
     @BeforeAll
-    static void start() throws Exception {
-        app = HostileApp.start(work);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        app.close();
+    static void start(HostileApp shared) throws Exception {
+        app = shared;
     }
 
     @Test

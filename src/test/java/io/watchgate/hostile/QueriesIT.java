@@ -3,28 +3,20 @@ package io.watchgate.hostile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Queries a client may bend any way it likes: answered with a Status, fast, without holding up anyone else. */
+@ExtendWith(SharedHostileApp.class)
 class QueriesIT {
 
-    @TempDir
-    static Path work;
     static HostileApp app;
 
     @BeforeAll
-    static void start() throws Exception {
-        app = HostileApp.start(work);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        app.close();
+    static void start(HostileApp shared) throws Exception {
+        app = shared;
     }
 
     @Test

@@ -7,18 +7,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Schemas, patterns and validation as an attacker who has read them would feed them: patterns that hide nested
  * repetitions from a reader of their text, documents whose walk would be quadratic, and bodies with a quarter of a
  * million problems. Each is refused with a small Status, fast, while others are served.
  */
+@ExtendWith(SharedHostileApp.class)
 class SchemasIT {
 
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -29,24 +28,17 @@ class SchemasIT {
      */
     private static final Duration BIG = Duration.ofSeconds(8);
 
-    @TempDir
-    static Path work;
     static HostileApp app;
 
     @BeforeAll
-    static void start() throws Exception {
-        app = HostileApp.start(work);
+    static void start(HostileApp shared) throws Exception {
+        app = shared;
         // a type whose spec maps any key to a list of strings: integers there are each a problem
         HttpResponse<byte[]> created = post(CRDS, definition("lists", "{\"type\":\"object\",\"properties\":{\"spec\":"
                 + "{\"type\":\"object\",\"additionalProperties\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
                 + "\"loose\":{\"type\":\"object\",\"x-kubernetes-preserve-unknown-fields\":true},"
                 + "\"strict\":{\"type\":\"object\"}}}"));
         assertEquals(201, created.statusCode(), new String(created.body(), StandardCharsets.UTF_8));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        app.close();
     }
 
     @Test

@@ -1,21 +1,28 @@
 package io.watchgate.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.watchgate.watch.TextMessages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -24,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The packaged application stopped with SIGTERM, as Kubernetes stops a pod: a watcher that asked for bookmarks
  * gets a last BOOKMARK at the newest revision and a clean end of its stream, so it re-watches from there
- * elsewhere; the server exits within its grace period; and every acknowledged write is there after a restart.
+ * elsewhere; the server exits within its grace period, held by no request it has ended (WebSockets included); and
+ * every acknowledged write is there after a restart.
  */
 class GracefulShutdownIT {
 
@@ -54,6 +62,15 @@ class GracefulShutdownIT {
                     throw new UncheckedIOException(e);
                 }
             }));
+            // WebSockets too: one watch its client closed before, one the server ends; neither holds the shutdown
+            BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+            URI sockets = URI.create(app.uri("/api/v1/namespaces/default/configmaps?watch=true").toString()
+                    .replace("http:", "ws:"));
+            WebSocket closedBefore = HttpClient.newHttpClient().newWebSocketBuilder()
+                    .buildAsync(sockets, new TextMessages(messages)).get(10, TimeUnit.SECONDS);
+            closedBefore.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
+            HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(sockets, new TextMessages(messages))
+                    .get(10, TimeUnit.SECONDS);
             for (int i = 0; i < 50; i++) {
                 HttpResponse<String> created = app.post("/api/v1/namespaces/default/configmaps",
                         "{\"metadata\":{\"name\":\"g" + i + "\"},\"data\":{\"i\":\"" + i + "\"}}");
@@ -65,6 +82,8 @@ class GracefulShutdownIT {
             assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(15), "exited within the grace period");
             streamEnded.get(10, TimeUnit.SECONDS);
         }
+        assertFalse(Files.readString(log).contains("Timed out waiting for graceful shutdown"),
+                "no request held the shutdown for its whole timeout: " + log);
         String newest = acknowledged.get("g49");
         JsonNode last = events.get(events.size() - 1);
         assertEquals("BOOKMARK", last.path("type").asText(), "the last event: " + last);
