@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class ConcurrentUpdatesTest {
 
     private static final int THREADS = 8;
-    private static final int ATTEMPTS_PER_THREAD = 40;
+    private static final int ROUNDS = 15;
 
     @Test
     void conditionalUpdatesHaveOneWinnerPerRevisionAndLoseNothing() throws Exception {
@@ -40,19 +40,20 @@ class ConcurrentUpdatesTest {
         createOk(configMaps(ns), configMap("counter", "\"data\":{\"count\":\"0\"}"));
 
         Set<String> winningRevisions = ConcurrentHashMap.newKeySet();
-        Set<String> basedOn = ConcurrentHashMap.newKeySet();
         AtomicInteger wins = new AtomicInteger();
         AtomicInteger conflicts = new AtomicInteger();
-        CountDownLatch start = new CountDownLatch(1);
+        // each round, every client reads before any writes: all race from one revision, and one of them wins
+        CyclicBarrier allRead = new CyclicBarrier(THREADS);
+        CyclicBarrier allWrote = new CyclicBarrier(THREADS);
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         List<Future<?>> clients = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
             clients.add(pool.submit(() -> {
-                start.await();
-                for (int i = 0; i < ATTEMPTS_PER_THREAD; i++) {
+                for (int round = 0; round < ROUNDS; round++) {
                     Response read = given().get(counter);
                     String rv = read.path("metadata.resourceVersion");
                     int count = Integer.parseInt(read.path("data.count"));
+                    allRead.await(60, TimeUnit.SECONDS);
                     Response write = given().contentType(ContentType.JSON)
                             .body("{\"metadata\":{\"name\":\"counter\",\"resourceVersion\":\"" + rv + "\"},"
                                     + "\"data\":{\"count\":\"" + (count + 1) + "\"}}")
@@ -60,27 +61,25 @@ class ConcurrentUpdatesTest {
                     if (write.statusCode() == 200) {
                         wins.incrementAndGet();
                         assertTrue(winningRevisions.add(write.path("metadata.resourceVersion")));
-                        assertTrue(basedOn.add(rv), "two updates won from the same revision " + rv);
                     } else {
                         assertEquals(409, write.statusCode(), write.asString());
                         assertEquals("Conflict", write.path("reason"));
                         conflicts.incrementAndGet();
                     }
+                    allWrote.await(60, TimeUnit.SECONDS);
                 }
                 return null;
             }));
         }
-        start.countDown();
         for (Future<?> client : clients) {
             client.get(120, TimeUnit.SECONDS);
         }
         pool.shutdown();
 
-        assertEquals(THREADS * ATTEMPTS_PER_THREAD, wins.get() + conflicts.get());
-        assertTrue(wins.get() > 0);
-        assertTrue(conflicts.get() > 0, "with " + THREADS + " racing clients some must have lost");
+        assertEquals(ROUNDS, wins.get(), "one winner a round, of " + THREADS + " clients that read one revision");
+        assertEquals(ROUNDS * (THREADS - 1), conflicts.get(), "and every other client told it lost");
         given().get(counter).then().statusCode(200)
-                .body("data.count", org.hamcrest.Matchers.equalTo(Integer.toString(wins.get())));
+                .body("data.count", org.hamcrest.Matchers.equalTo(Integer.toString(ROUNDS)));
     }
 
     @Test

@@ -18,6 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,7 +32,7 @@ class ConnectionsIT {
     private static final int HEAD_TIMEOUT_SECONDS = 2;
     private static final String COLLECTION = "/api/v1/namespaces/default/configmaps";
 
-    @TempDir
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS) // the app's log stays for a failure to be read
     static Path work;
     static HostileApp app;
 
@@ -129,6 +130,8 @@ class ConnectionsIT {
                 } while (response.statusCode() != 429 && System.nanoTime() < deadline);
                 return response;
             });
+            assertEquals(429, refused.statusCode(), "every write was admitted while two held both places (see "
+                    + app.log() + "): " + new String(refused.body(), StandardCharsets.UTF_8));
             JsonNode status = Hostile.refused(refused, 429, "TooManyRequests");
             assertEquals("1", refused.headers().firstValue("Retry-After").orElse(null));
             assertEquals(1, status.at("/details/retryAfterSeconds").asInt(), status.toString());

@@ -273,10 +273,11 @@ class StreamsTest {
     }
 
     @Test
-    void aClientPausedWhileTenThousandUpdatesHitAHundredObjectsGetsAtMostOneEventEachThenLiveOnes() throws Exception {
+    void aClientPausedWhileThousandsOfUpdatesHitAHundredObjectsGetsAtMostOneEventEachThenLiveOnes() throws Exception {
         String ns = newNamespace("stream-coalesce");
         String maps = "/api/v1/namespaces/" + ns + "/configmaps";
-        String padding = "x".repeat(4096); // a few thousand frames fill every buffer between server and client
+        int rounds = 25;
+        String padding = "x".repeat(16 * 1024); // 40 MB of frames: more than every buffer between server and client
         for (int i = 0; i < 100; i++) {
             put(maps, padded("cm-" + i, 0, padding));
         }
@@ -294,7 +295,7 @@ class StreamsTest {
         for (int w = 0; w < 4; w++) {
             int writer = w;
             done.add(writers.submit(() -> {
-                for (int round = 0; round < 100; round++) {
+                for (int round = 0; round < rounds; round++) {
                     for (int i = writer; i < 100; i += 4) {
                         patch(maps + "/cm-" + i, "{\"data\":{\"round\":\"" + round + "\",\"pad\":\"" + padding
                                 + "\"}}");
@@ -332,7 +333,7 @@ class StreamsTest {
         coalesced.remove("live");
         assertFalse(coalesced.isEmpty(), "the client fell behind");
         assertTrue(coalesced.values().stream().allMatch(count -> count == 1), "one event an object: " + coalesced);
-        assertTrue(events < 10_000, "the client was not sent every update: " + events);
+        assertTrue(events < rounds * 100, "the client was not sent every update: " + events);
         Map<String, String> server = new java.util.TreeMap<>();
         JsonNode list = new com.fasterxml.jackson.databind.ObjectMapper().readTree(send(HttpRequest
                 .newBuilder(uri(maps)))
