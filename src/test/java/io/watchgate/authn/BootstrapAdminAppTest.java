@@ -7,14 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.watchgate.persistence.Durable;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.watchgate.tls.TestPki;
 import java.io.ByteArrayInputStream;
@@ -33,18 +30,10 @@ import org.junit.jupiter.api.Test;
  * bootstrap CA, and works.
  */
 @QuarkusTest
-@TestProfile(BootstrapAdminAppTest.Durable.class)
+@TestProfile(Durable.class)
 class BootstrapAdminAppTest {
 
-    private static final Path DATA = tempDir();
-
-    public static class Durable implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("watchgate.storage.mode", "durable", "watchgate.storage.data-dir", DATA.toString(),
-                    "watchgate.auth.bootstrap-admin", "true");
-        }
-    }
+    private static final Path DATA = Durable.DATA;
 
     @Inject
     StaticTokens tokens;
@@ -77,13 +66,5 @@ class BootstrapAdminAppTest {
                 .header("Authorization", "Bearer " + config.at("/users/0/user/token").asText()).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, namespaces.statusCode(), namespaces.body());
-    }
-
-    private static Path tempDir() {
-        try {
-            return Files.createTempDirectory("wg-bootstrap");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

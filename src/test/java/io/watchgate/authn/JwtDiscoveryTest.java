@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * (and is accepted once they are), while tokens naming keys nobody publishes cause a fetch at most every 10 s.
  */
 @QuarkusTest
-@TestProfile(JwtDiscoveryOn.class)
+@TestProfile(JwtOn.class)
 class JwtDiscoveryTest {
 
     private static final String PATH = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
@@ -26,37 +26,37 @@ class JwtDiscoveryTest {
 
     @Test
     void keysComeFromTheIssuersDiscoveryDocument() throws Exception {
-        Response review = firstAccepted(token(JwtDiscoveryOn.FIRST));
+        Response review = firstAccepted(token(DiscoveredIssuer.FIRST));
         assertEquals("disco:subject-1", review.jsonPath().getString("status.userInfo.username"));
     }
 
     @Test
     void aTokenNamingARotatedKeyHasTheKeysFetchedAgain() throws Exception {
-        firstAccepted(token(JwtDiscoveryOn.FIRST));
-        int before = JwtDiscoveryOn.ISSUER.keyFetches();
-        JwtDiscoveryOn.ISSUER.publish(JwtDiscoveryOn.FIRST, JwtDiscoveryOn.SECOND);
-        Response review = firstAccepted(token(JwtDiscoveryOn.SECOND));
+        firstAccepted(token(DiscoveredIssuer.FIRST));
+        int before = DiscoveredIssuer.ISSUER.keyFetches();
+        DiscoveredIssuer.ISSUER.publish(DiscoveredIssuer.FIRST, DiscoveredIssuer.SECOND);
+        Response review = firstAccepted(token(DiscoveredIssuer.SECOND));
         assertEquals("disco:subject-1", review.jsonPath().getString("status.userInfo.username"));
-        assertTrue(JwtDiscoveryOn.ISSUER.keyFetches() > before, "the keys were fetched again");
-        assertEquals(201, whoami(token(JwtDiscoveryOn.FIRST)).statusCode(), "the first key stays published");
+        assertTrue(DiscoveredIssuer.ISSUER.keyFetches() > before, "the keys were fetched again");
+        assertEquals(201, whoami(token(DiscoveredIssuer.FIRST)).statusCode(), "the first key stays published");
     }
 
     @Test
     void tokensNamingKeysNobodyPublishesFetchAtMostOnceInTenSeconds() throws Exception {
         RsaJsonWebKey stranger = JwtOn.key("nobodys");
-        int before = JwtDiscoveryOn.ISSUER.keyFetches();
+        int before = DiscoveredIssuer.ISSUER.keyFetches();
         long started = System.nanoTime();
         for (int i = 0; i < 20; i++) {
             Response review = whoami(token(stranger));
             assertEquals(401, review.statusCode(), review.asString());
         }
         long allowed = 1 + (System.nanoTime() - started) / 10_000_000_000L;
-        int fetched = JwtDiscoveryOn.ISSUER.keyFetches() - before;
+        int fetched = DiscoveredIssuer.ISSUER.keyFetches() - before;
         assertTrue(fetched <= allowed, "fetched " + fetched + " times, at most " + allowed + " allowed");
     }
 
     private static String token(RsaJsonWebKey key) throws Exception {
-        return JwtOn.token(key, Map.of("iss", JwtDiscoveryOn.ISSUER.url));
+        return JwtOn.token(key, Map.of("iss", DiscoveredIssuer.ISSUER.url));
     }
 
     /**

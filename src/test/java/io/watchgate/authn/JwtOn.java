@@ -15,8 +15,10 @@ import org.jose4j.jwt.JwtClaims;
 import org.jose4j.jwt.NumericDate;
 
 /**
- * The production-like server ({@link RbacOn}) also accepting JWTs of one OIDC issuer, configured as kube-apiserver's
- * AuthenticationConfiguration, with keys the test makes: {@link #token} signs what a test asks for.
+ * The production-like server ({@link RbacOn}) also accepting JWTs of two OIDC issuers, configured as
+ * kube-apiserver's AuthenticationConfiguration, with keys the test makes: one whose keys are in a file
+ * ({@link #ISSUER}, {@link #KEY}), and one found through its discovery document ({@link DiscoveredIssuer}). One
+ * profile for both, so the server is built and started once. {@link #token} signs what a test asks for.
  */
 public class JwtOn extends RbacOn {
 
@@ -89,7 +91,7 @@ public class JwtOn extends RbacOn {
                     "    username: {claim: email, prefix: \"oidc:\"}",
                     "    groups: {claim: roles, prefix: \"oidc:\"}",
                     "    uid: {claim: sub}",
-                    ""));
+                    "") + DiscoveredIssuer.entry());
             jwks.toFile().deleteOnExit();
             config.toFile().deleteOnExit();
             return config;

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * next object of a collection, a namespace's contents, the namespace itself) goes on and is answered.
  */
 @QuarkusTest
-@TestProfile(DurableWritesOverHttpTest.Durable.class)
+@TestProfile(Durable.class)
 class DurableDeletionsTest {
 
     @Test

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.watchgate.metrics.Samples;
@@ -19,17 +18,13 @@ import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
 import jakarta.inject.Inject;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.reflect.Field;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,7 +44,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @QuarkusTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@TestProfile(DurableWritesOverHttpTest.Durable.class)
+@TestProfile(Durable.class)
 class DurableWritesOverHttpTest {
 
     /** The management interface, where health and metrics are served. */
@@ -58,19 +53,6 @@ class DurableWritesOverHttpTest {
 
     @TestHTTPResource("/")
     URI api;
-
-    public static class Durable implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            try {
-                return Map.of("watchgate.storage.mode", "durable",
-                        "watchgate.storage.data-dir", Files.createTempDirectory("wg-durable").toString(),
-                        "watchgate.storage.create-data-dir", "true");
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        }
-    }
 
     @Inject
     Store store;
