@@ -3,27 +3,18 @@ package io.watchgate.http;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** With allowed hosts set, a request naming another host (a DNS-rebound page's) is 403, whatever it asks. */
 @QuarkusTest
-@TestProfile(AllowedHostsTest.Localhost.class)
+@TestProfile(BrowserFacing.class)
 class AllowedHostsTest {
-
-    public static class Localhost implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("watchgate.http.allowed-hosts", "localhost,.gateway.example");
-        }
-    }
 
     @Test
     void theNamesServedUnderAreServed() throws Exception {

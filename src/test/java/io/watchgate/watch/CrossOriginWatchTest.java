@@ -6,25 +6,17 @@ import static io.watchgate.api.Api.newNamespace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
-import java.util.Map;
+import io.watchgate.http.BrowserFacing;
 import org.junit.jupiter.api.Test;
 
 /** A page served from another origin may watch once CORS is configured for it (it is off by default). */
 @QuarkusTest
-@TestProfile(CrossOriginWatchTest.DashboardOrigin.class)
+@TestProfile(BrowserFacing.class)
 class CrossOriginWatchTest {
 
-    static final String DASHBOARD = "https://dashboard.example";
-
-    public static class DashboardOrigin implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.http.cors.enabled", "true", "quarkus.http.cors.origins", DASHBOARD);
-        }
-    }
+    static final String DASHBOARD = BrowserFacing.DASHBOARD;
 
     @Test
     void anEventStreamFromAnAllowedOriginCarriesTheCorsHeader() {
