@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Small helpers that keep the HTTP tests reading like kubectl sessions. */
@@ -16,8 +17,13 @@ public final class Api {
 
     /** Creates a fresh namespace so each test has a collection of its own. */
     public static String newNamespace(String prefix) {
+        return newNamespace(given(), prefix);
+    }
+
+    /** As {@link #newNamespace(String)}, created with {@code as} (a user's request, on a server that asks who). */
+    public static String newNamespace(RequestSpecification as, String prefix) {
         String name = prefix + "-" + NAMESPACES.incrementAndGet() + "-" + System.nanoTime() % 100000;
-        given().contentType(ContentType.JSON)
+        as.contentType(ContentType.JSON)
                 .body("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"" + name + "\"}}")
                 .post("/api/v1/namespaces")
                 .then().statusCode(201);

@@ -73,7 +73,7 @@ class InFlightLimitTest {
     @Test
     void aReadPastTheLimitIsTooManyRequestsUntilOneEnds() throws Exception {
         String ns = newNamespace("inflight-reads");
-        double refusedBefore = Samples.value(scrape(), REFUSED_READS);
+        double refusedBefore = Samples.value(Samples.scrape(management), REFUSED_READS);
         long next = currentRevision() + 1;
         holdRead(configMaps(ns) + "?resourceVersion=" + next + "&resourceVersionMatch=NotOlderThan");
         holdRead(configMaps(ns) + "?resourceVersion=" + next + "&resourceVersionMatch=NotOlderThan");
@@ -82,7 +82,7 @@ class InFlightLimitTest {
         refused.then().body("kind", org.hamcrest.Matchers.equalTo("Status"))
                 .body("reason", org.hamcrest.Matchers.equalTo("TooManyRequests"))
                 .body("details.retryAfterSeconds", org.hamcrest.Matchers.equalTo(1));
-        assertTrue(Samples.value(scrape(), REFUSED_READS) > refusedBefore, "the refusal was not counted");
+        assertTrue(Samples.value(Samples.scrape(management), REFUSED_READS) > refusedBefore, "the refusal was not counted");
         // writes have places of their own; the write answers the held reads, whose places come back
         createOk(configMaps(ns), configMap("next", ""));
         eventually(() -> given().get("/api/v1/namespaces/" + ns), 200);
@@ -125,10 +125,6 @@ class InFlightLimitTest {
         reset(second);
         // the held reads would wait 30 s for their resourceVersion: served sooner means the resets freed them
         eventually(() -> given().get("/api/v1/namespaces/" + ns), 200);
-    }
-
-    private String scrape() {
-        return given().get(management.resolve("/q/metrics")).asString();
     }
 
     private Socket holdRead(String pathAndQuery) throws IOException {

@@ -178,13 +178,13 @@ class SendDeadlineTest {
     }
 
     private long cutOff() {
-        String metrics = given().get(management.resolve("/q/metrics")).asString();
+        String metrics = Samples.scrape(management);
         assertTrue(metrics.contains("\nwatchgate_responses_cut_off_total "), "the cut-offs are scraped");
         return (long) sample("watchgate_responses_cut_off_total");
     }
 
     private double sample(String series) {
-        return Samples.valueOr0(given().get(management.resolve("/q/metrics")).asString(), series);
+        return Samples.valueOr0(Samples.scrape(management), series);
     }
 
     private static byte[] readUntilClosed(InputStream in) {

@@ -55,14 +55,10 @@ class WriteMediaTypesTest {
     @Test
     void eachRefusalIsCounted() throws Exception {
         String series = "watchgate_refusals_total{reason=\"unsupported-media-type\"}";
-        double before = Samples.value(scrape(), series);
+        double before = Samples.value(Samples.scrape(management), series);
         assertUnsupported(send("POST", configMaps(ns), null, configMap("counted", "")));
         assertUnsupported(send("PATCH", configMaps(ns) + "/counted", "text/plain", "{}"));
-        assertEquals(before + 2, Samples.value(scrape(), series));
-    }
-
-    private String scrape() {
-        return given().get(management.resolve("/q/metrics")).asString();
+        assertEquals(before + 2, Samples.value(Samples.scrape(management), series));
     }
 
     @Test

@@ -52,22 +52,22 @@ class AccessMatrixTest {
         a = "matrix-a-" + run;
         b = "matrix-b-" + run;
         for (String namespace : new String[] { a, b }) {
-            created(Users.ADMIN, "/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + namespace + "\"}}");
+            Users.ADMIN.created("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + namespace + "\"}}");
         }
-        created(Users.ADMIN, roles(a), Rbac.role("cm-reader", Rbac.rule("", "configmaps", "get,list,watch")));
-        created(Users.ADMIN, roleBindings(a), Rbac.roleBinding("alice-reads", "Role", "cm-reader", "User:alice"));
-        created(Users.ADMIN, "/apis/rbac.authorization.k8s.io/v1/clusterroles", Rbac.clusterRole(
+        Users.ADMIN.created(roles(a), Rbac.role("cm-reader", Rbac.rule("", "configmaps", "get,list,watch")));
+        Users.ADMIN.created(roleBindings(a), Rbac.roleBinding("alice-reads", "Role", "cm-reader", "User:alice"));
+        Users.ADMIN.created("/apis/rbac.authorization.k8s.io/v1/clusterroles", Rbac.clusterRole(
                 "secret-writer-" + run, Rbac.rule("", "secrets", "get,create,update,patch,delete,deletecollection")));
-        created(Users.ADMIN, roleBindings(b), Rbac.roleBinding("ops-write-secrets", "ClusterRole",
+        Users.ADMIN.created(roleBindings(b), Rbac.roleBinding("ops-write-secrets", "ClusterRole",
                 "secret-writer-" + run, "Group:ops"));
-        created(Users.ADMIN, "/apis/rbac.authorization.k8s.io/v1/clusterroles", Rbac.clusterRole(
+        Users.ADMIN.created("/apis/rbac.authorization.k8s.io/v1/clusterroles", Rbac.clusterRole(
                 "ns-reader-" + run, Rbac.rule("", "namespaces", "get,list,watch"),
                 Rbac.rule("", "configmaps", "get,list", "shared")));
-        created(Users.ADMIN, "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", Rbac.clusterRoleBinding(
+        Users.ADMIN.created("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", Rbac.clusterRoleBinding(
                 "carol-reads-" + run, "ns-reader-" + run, "User:carol"));
         for (String namespace : new String[] { a, b }) {
-            created(Users.ADMIN, configMaps(namespace), configMap("shared"));
-            created(Users.ADMIN, configMaps(namespace), configMap("other"));
+            Users.ADMIN.created(configMaps(namespace), configMap("shared"));
+            Users.ADMIN.created(configMaps(namespace), configMap("other"));
         }
     }
 
@@ -169,14 +169,14 @@ class AccessMatrixTest {
     void aBindingTakesEffectWhenItsCreateIsAnsweredAndEndsWhenItsDeleteIs() {
         forbidden(Users.CAROL.request().get(configMaps(b)), "configmaps is forbidden: User \"carol\" cannot list"
                 + " resource \"configmaps\" in API group \"\" in the namespace \"" + b + "\"");
-        created(Users.ADMIN, roleBindings(b), Rbac.roleBinding("carol-too", "Role", "cm-reader-b", "User:carol"));
+        Users.ADMIN.created(roleBindings(b), Rbac.roleBinding("carol-too", "Role", "cm-reader-b", "User:carol"));
         // bound to a role that does not exist yet: refused, and the 403 says why
         Response missing = Users.CAROL.request().get(configMaps(b));
         assertEquals(403, missing.statusCode(), missing.asString());
         assertEquals("configmaps is forbidden: User \"carol\" cannot list resource \"configmaps\" in API group \"\""
                 + " in the namespace \"" + b + "\": RBAC: role.rbac.authorization.k8s.io \"cm-reader-b\" not found",
                 missing.jsonPath().getString("message"));
-        created(Users.ADMIN, roles(b), Rbac.role("cm-reader-b", Rbac.rule("", "configmaps", "list")));
+        Users.ADMIN.created(roles(b), Rbac.role("cm-reader-b", Rbac.rule("", "configmaps", "list")));
         allowed(Users.CAROL.request().get(configMaps(b)), 200);
         allowed(Users.ADMIN.request().delete(roleBindings(b) + "/carol-too"), 200);
         forbidden(Users.CAROL.request().get(configMaps(b)), "configmaps is forbidden: User \"carol\" cannot list"
@@ -192,7 +192,7 @@ class AccessMatrixTest {
         assertEquals(200, stream.statusCode());
         Iterator<String> lines = stream.body().iterator();
         assertTrue(lines.next().contains("\"ADDED\""), "her first event: a configmap of the namespace");
-        created(Users.ADMIN, configMaps(a), configMap("while-bound"));
+        Users.ADMIN.created(configMaps(a), configMap("while-bound"));
         CompletableFuture<List<String>> rest = CompletableFuture.supplyAsync(() -> {
             List<String> seen = new ArrayList<>();
             lines.forEachRemaining(seen::add);
@@ -218,17 +218,13 @@ class AccessMatrixTest {
         lines.next();
         allowed(Users.ADMIN.request().delete("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/carol-reads-"
                 + RUNS.get()), 200);
-        created(Users.ADMIN, configMaps(a), configMap("after-removal"));
+        Users.ADMIN.created(configMaps(a), configMap("after-removal"));
         // the removal was applied before the create's answer; the watch got the event after it, so it was not ended
         String next = lines.next();
         assertTrue(next.contains("after-removal"), next);
         stream.body().close();
     }
 
-    private static void created(Users user, String collection, String body) {
-        Response response = user.request().body(body).post(collection);
-        assertEquals(201, response.statusCode(), response.asString());
-    }
 
     private static void allowed(Response response, int code) {
         assertEquals(code, response.statusCode(), response.asString());

@@ -26,17 +26,17 @@ class EscalationTest {
     @BeforeEach
     void bobWritesRolesAndReadsConfigMaps() {
         namespace = "escalation-" + ++runs;
-        created(Users.ADMIN, "/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + namespace + "\"}}");
-        created(Users.ADMIN, RBAC + namespace + "/roles", Rbac.role("rbac-writer",
+        Users.ADMIN.created("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + namespace + "\"}}");
+        Users.ADMIN.created(RBAC + namespace + "/roles", Rbac.role("rbac-writer",
                 Rbac.rule("rbac.authorization.k8s.io", "roles,rolebindings", "create,update,patch,get"),
                 Rbac.rule("", "configmaps", "get,list")));
-        created(Users.ADMIN, RBAC + namespace + "/rolebindings", Rbac.roleBinding("bob", "Role", "rbac-writer",
+        Users.ADMIN.created(RBAC + namespace + "/rolebindings", Rbac.roleBinding("bob", "Role", "rbac-writer",
                 "User:bob"));
     }
 
     @Test
     void aRoleWithinWhatTheWriterHoldsIsWritten() {
-        created(Users.BOB, RBAC + namespace + "/roles", Rbac.role("reader", Rbac.rule("", "configmaps", "get")));
+        Users.BOB.created(RBAC + namespace + "/roles", Rbac.role("reader", Rbac.rule("", "configmaps", "get")));
     }
 
     @Test
@@ -47,7 +47,7 @@ class EscalationTest {
         Response create = Users.BOB.request().body(Rbac.role("reader", Rbac.rule("", "configmaps", "get,delete")))
                 .post(RBAC + namespace + "/roles");
         forbidden(create, more);
-        created(Users.BOB, RBAC + namespace + "/roles", Rbac.role("reader", Rbac.rule("", "configmaps", "get")));
+        Users.BOB.created(RBAC + namespace + "/roles", Rbac.role("reader", Rbac.rule("", "configmaps", "get")));
         forbidden(Users.BOB.request().body(Rbac.role("reader", Rbac.rule("", "configmaps", "get,delete")))
                 .put(RBAC + namespace + "/roles/reader"), more);
         forbidden(Users.BOB.request().contentType("application/json-patch+json")
@@ -65,18 +65,14 @@ class EscalationTest {
         assertTrue(refused.jsonPath().getString("message").startsWith("rolebindings.rbac.authorization.k8s.io"
                 + " \"carol-views\" is forbidden: user \"bob\" (groups=[\"ops\" \"devs\" \"system:authenticated\"])"
                 + " is attempting to grant RBAC permissions not currently held:\n"), refused.asString());
-        created(Users.ADMIN, RBAC + namespace + "/roles", Rbac.role("bind-view",
+        Users.ADMIN.created(RBAC + namespace + "/roles", Rbac.role("bind-view",
                 Rbac.rule("rbac.authorization.k8s.io", "clusterroles", "bind", "view")));
-        created(Users.ADMIN, RBAC + namespace + "/rolebindings", Rbac.roleBinding("bob-binds", "Role", "bind-view",
+        Users.ADMIN.created(RBAC + namespace + "/rolebindings", Rbac.roleBinding("bob-binds", "Role", "bind-view",
                 "User:bob"));
-        created(Users.BOB, RBAC + namespace + "/rolebindings", Rbac.roleBinding("carol-views", "ClusterRole",
+        Users.BOB.created(RBAC + namespace + "/rolebindings", Rbac.roleBinding("carol-views", "ClusterRole",
                 "view", "User:carol"));
     }
 
-    private static void created(Users user, String collection, String body) {
-        Response response = user.request().body(body).post(collection);
-        assertEquals(201, response.statusCode(), response.asString());
-    }
 
     private static void forbidden(Response response, String message) {
         assertEquals(403, response.statusCode(), response.asString());

@@ -33,10 +33,10 @@ class StreamAuthorizationTest {
     @BeforeEach
     void policy() {
         ns = "stream-authz-" + RUNS.incrementAndGet();
-        created(Users.ADMIN, "/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}");
-        created(Users.ADMIN, "/apis/rbac.authorization.k8s.io/v1/namespaces/" + ns + "/roles",
+        Users.ADMIN.created("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + ns + "\"}}");
+        Users.ADMIN.created("/apis/rbac.authorization.k8s.io/v1/namespaces/" + ns + "/roles",
                 Rbac.role("cm-watcher", Rbac.rule("", "configmaps", "get,list,watch")));
-        created(Users.ADMIN, bindings(), Rbac.roleBinding("alice-watches", "Role", "cm-watcher", "User:alice"));
+        Users.ADMIN.created(bindings(), Rbac.roleBinding("alice-watches", "Role", "cm-watcher", "User:alice"));
     }
 
     @Test
@@ -53,9 +53,9 @@ class StreamAuthorizationTest {
             assertEquals("secrets is forbidden: User \"alice\" cannot watch resource \"secrets\" in API group \"\" in "
                     + "the namespace \"" + ns + "\"", refused.json().path("object").path("message").asText());
 
-            created(Users.ADMIN, maps, "{\"metadata\":{\"name\":\"seen\"}}");
-            created(Users.ADMIN, secrets, "{\"metadata\":{\"name\":\"unseen\"}}");
-            created(Users.ADMIN, maps, "{\"metadata\":{\"name\":\"seen-too\"}}");
+            Users.ADMIN.created(maps, "{\"metadata\":{\"name\":\"seen\"}}");
+            Users.ADMIN.created(secrets, "{\"metadata\":{\"name\":\"unseen\"}}");
+            Users.ADMIN.created(maps, "{\"metadata\":{\"name\":\"seen-too\"}}");
             assertEquals("seen", events.nextChange().json().path("object").path("metadata").path("name").asText());
             Sse next = events.nextChange();
             assertEquals(maps, next.json().path("watch").asText());
@@ -79,7 +79,7 @@ class StreamAuthorizationTest {
         String maps = "/api/v1/namespaces/" + ns + "/configmaps";
         try (WatchConnection stream = open(Users.ALICE, maps)) {
             EventSourceReader events = new EventSourceReader(stream);
-            created(Users.ADMIN, maps, "{\"metadata\":{\"name\":\"before\"}}");
+            Users.ADMIN.created(maps, "{\"metadata\":{\"name\":\"before\"}}");
             assertEquals("before", events.nextChange().json().path("object").path("metadata").path("name").asText());
             assertEquals(200, Users.ADMIN.request().delete(bindings() + "/alice-watches").statusCode());
             Sse ended = events.nextChange();
@@ -106,10 +106,5 @@ class StreamAuthorizationTest {
 
     private static String encode(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
-
-    private static void created(Users user, String collection, String body) {
-        Response response = user.request().body(body).post(collection);
-        assertEquals(201, response.statusCode(), response.asString());
     }
 }

@@ -1,8 +1,10 @@
 package io.watchgate.authz;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
 /**
@@ -39,6 +41,12 @@ public enum Users {
     /** A request sent by this user, with a JSON body. */
     public RequestSpecification request() {
         return given().header("Authorization", "Bearer " + token).contentType(ContentType.JSON);
+    }
+
+    /** Creates {@code body} in {@code collection} as this user, which must be allowed to (201). */
+    public void created(String collection, String body) {
+        Response response = request().body(body).post(collection);
+        assertEquals(201, response.statusCode(), response.asString());
     }
 
     static String tokenFileLines() {

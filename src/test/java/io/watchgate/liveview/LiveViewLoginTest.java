@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
+import io.watchgate.api.Api;
 import io.watchgate.authn.session.SessionCredentials;
 import io.watchgate.authz.RbacOn;
 import io.watchgate.authz.Users;
@@ -169,10 +170,7 @@ class LiveViewLoginTest {
     }
 
     private static String newNamespace(String prefix) {
-        String name = prefix + "-" + System.nanoTime();
-        Users.ADMIN.request().body("{\"metadata\":{\"name\":\"" + name + "\"}}").post("/api/v1/namespaces").then()
-                .statusCode(201);
-        return name;
+        return Api.newNamespace(Users.ADMIN.request(), prefix);
     }
 
     private static void createConfigMap(String ns, String name) {

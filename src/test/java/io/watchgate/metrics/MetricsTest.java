@@ -38,14 +38,10 @@ class MetricsTest {
     @Inject
     Store store;
 
-    private String scrape() {
-        return given().get(management.resolve("/q/metrics")).asString();
-    }
-
     @Test
     void theStoreAndItsObjectsAreCounted() {
         String ns = newNamespace("metrics");
-        String first = scrape();
+        String first = Samples.scrape(management);
         // a resource gets its series with its first object
         double before = valueOr0(first, "watchgate_objects{resource=\"configmaps\"}");
         createOk(configMaps(ns), configMap("a", ""));
@@ -53,7 +49,7 @@ class MetricsTest {
         given().delete(configMaps(ns) + "/a").then().statusCode(200);
         long revision = Api.currentRevision(); // nothing else writes meanwhile
         long oldestBefore = store.oldestRevision();
-        String metrics = scrape();
+        String metrics = Samples.scrape(management);
         long oldestAfter = store.oldestRevision(); // compaction runs on its own timer, and may have run meanwhile
         assertEquals(before + 1, value(metrics, "watchgate_objects{resource=\"configmaps\"}"));
         assertEquals(revision, value(metrics, "watchgate_store_revision"));
@@ -66,7 +62,7 @@ class MetricsTest {
     void watchesAreCountedByResourceAndFormWithTheEventsAndBookmarksTheyWereSent() {
         String ns = newNamespace("sent");
         createOk(configMaps(ns), configMap("a", ""));
-        String before = scrape();
+        String before = Samples.scrape(management);
         double events = valueOr0(before, "watchgate_watch_events_sent_total");
         double bookmarks = valueOr0(before, "watchgate_watch_bookmarks_sent_total");
         // from resourceVersion 0: the object as ADDED, then bookmarks until the watch times out
@@ -76,7 +72,7 @@ class MetricsTest {
         long bookmarksSent = sent.stream().filter(line -> line.contains("\"type\":\"BOOKMARK\"")).count();
         assertTrue(bookmarksSent >= 1, "a bookmark as the watch timed out: " + sent);
         // nothing else was written meanwhile: no other watch was sent anything
-        String after = scrape();
+        String after = Samples.scrape(management);
         assertEquals(events + sent.size() - bookmarksSent, value(after, "watchgate_watch_events_sent_total"));
         assertEquals(bookmarks + bookmarksSent, value(after, "watchgate_watch_bookmarks_sent_total"));
     }
@@ -86,14 +82,14 @@ class MetricsTest {
         // a type no other test watches, so that what is open is this test's alone
         String ns = newNamespace("open");
         String series = "watchgate_watches{form=\"chunked\",resource=\"serviceaccounts\"}";
-        double open = valueOr0(scrape(), series);
-        double active = value(scrape(), "watchgate_watches_active");
+        double open = valueOr0(Samples.scrape(management), series);
+        double active = value(Samples.scrape(management), "watchgate_watches_active");
         try (Socket watch = openWatch("/api/v1/namespaces/" + ns + "/serviceaccounts?watch=true")) {
             awaitSample(series, open + 1);
-            assertEquals(active + 1, value(scrape(), "watchgate_watches_active"));
+            assertEquals(active + 1, value(Samples.scrape(management), "watchgate_watches_active"));
         }
         awaitSample(series, open); // the connection closed: the watch ended
-        assertEquals(active, value(scrape(), "watchgate_watches_active"));
+        assertEquals(active, value(Samples.scrape(management), "watchgate_watches_active"));
     }
 
     @Test
@@ -101,18 +97,18 @@ class MetricsTest {
         String ns = newNamespace("slow");
         String big = "x".repeat(100_000);
         String endedSlow = "watchgate_watches_ended_slow_total";
-        double before = valueOr0(scrape(), endedSlow);
+        double before = valueOr0(Samples.scrape(management), endedSlow);
         try (Socket stalled = openWatch(configMaps(ns) + "?watch=true&resourceVersion=" + Api.currentRevision())) {
             // its buffers take some megabytes first, then the events for it back up until the server gives up
             int written = 0;
-            while (valueOr0(scrape(), endedSlow) == before) {
+            while (valueOr0(Samples.scrape(management), endedSlow) == before) {
                 assertTrue(written < 2_000, "the client that stopped reading was not ended");
                 for (int i = 0; i < 10; i++, written++) {
                     createOk(configMaps(ns), configMap("cm-" + written, "\"data\":{\"payload\":\"" + big + "\"}"));
                 }
             }
         }
-        assertEquals(before + 1, value(scrape(), endedSlow));
+        assertEquals(before + 1, value(Samples.scrape(management), endedSlow));
     }
 
     /** Sends a watch request, reads the response head, and reads nothing more. */
@@ -137,7 +133,7 @@ class MetricsTest {
     /** A gauge that follows a connection changes as the server hears of it: scraped until it shows the value. */
     private void awaitSample(String series, double expected) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        for (double seen = valueOr0(scrape(), series); seen != expected; seen = valueOr0(scrape(), series)) {
+        for (double seen = valueOr0(Samples.scrape(management), series); seen != expected; seen = valueOr0(Samples.scrape(management), series)) {
             assertTrue(System.nanoTime() < deadline, series + " is " + seen + ", not " + expected);
         }
     }
@@ -149,7 +145,7 @@ class MetricsTest {
         given().get(configMaps(ns)).then().statusCode(200);
         given().queryParam("watch", "true").queryParam("timeoutSeconds", "1").get(configMaps(ns))
                 .then().statusCode(200);
-        String metrics = scrape();
+        String metrics = Samples.scrape(management);
         assertTrue(value(metrics, "watchgate_list_items_count{resource=\"configmaps\"}") >= 1);
         assertTrue(value(metrics, "watchgate_list_items_max{resource=\"configmaps\"}") >= 1);
         assertTrue(value(metrics, "http_server_requests_seconds_bucket{method=\"GET\",outcome=\"SUCCESS\",status=\"200\","
@@ -195,9 +191,9 @@ class MetricsTest {
         writes.put(writes("create", "configmaps", "unknown", "", 404),
                 () -> Api.create(configMaps(ns) + "/a/scale", configMap("c", "")).then().statusCode(404));
 
-        String before = scrape();
+        String before = Samples.scrape(management);
         writes.values().forEach(Runnable::run);
-        String after = scrape();
+        String after = Samples.scrape(management);
         writes.keySet().forEach(series -> assertEquals(valueOr0(before, series) + 1, value(after, series), series));
         assertTrue(!after.contains("nosuchthings"), "a path's words never become a series");
     }

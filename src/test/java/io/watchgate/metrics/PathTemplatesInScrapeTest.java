@@ -45,7 +45,7 @@ class PathTemplatesInScrapeTest {
         given().get(object + "/a/b/c").then().statusCode(404);
         given().get("/apis/apiextensions.k8s.io/v1").then().statusCode(200);
 
-        String metrics = given().get(management.resolve("/q/metrics")).asString();
+        String metrics = Samples.scrape(management);
         String named = "/api/{version}/namespaces/{namespace}/{plural}/{name}";
         assertTrue(value(metrics, histogramCount("GET", "200", named)) >= 1);
         assertTrue(value(metrics, histogramCount("GET", "404", named + "/status")) >= 1);

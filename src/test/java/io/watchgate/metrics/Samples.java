@@ -1,7 +1,9 @@
 package io.watchgate.metrics;
 
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -9,6 +11,11 @@ import java.util.regex.Pattern;
 public final class Samples {
 
     private Samples() {
+    }
+
+    /** What Prometheus scrapes: the text the management interface at {@code management} serves at /q/metrics. */
+    public static String scrape(URI management) {
+        return given().get(management.resolve("/q/metrics")).asString();
     }
 
     /** The value of {@code series}, which must be there. */

@@ -1,6 +1,5 @@
 package io.watchgate.metrics;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.micrometer.core.instrument.Counter;
@@ -41,7 +40,7 @@ class SeriesBoundsInScrapeTest {
             Counter.builder("watchgate.writes").tags("verb", "create", "resource", "kinds" + i + ".example.com",
                     "subresource", "", "dry_run", "", "code", "201").register(registry).increment();
         }
-        String metrics = given().get(management.resolve("/q/metrics")).asString();
+        String metrics = Samples.scrape(management);
         long series = metrics.lines().filter(line -> line.startsWith("watchgate_writes_total{")
                 && line.contains(".example.com\"")).count();
         assertEquals(SeriesBounds.MAX_RESOURCES, series);

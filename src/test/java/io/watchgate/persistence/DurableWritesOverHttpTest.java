@@ -139,7 +139,7 @@ class DurableWritesOverHttpTest {
                 () -> patch(path, "{\"data\":{\"step\":\"2\"}}"), s -> "2".equals(step(s, ns)));
         assertEquals(List.of(200, 200), codes);
         given().get(path).then().statusCode(200).body("data.step", equalTo("2"));
-        String metrics = given().get(management.resolve("/q/metrics")).asString();
+        String metrics = Samples.scrape(management);
         assertTrue(metrics.matches("(?s).*\nwatchgate_store_durable_wait_seconds_count [1-9].*"), "the waits are timed");
         assertTrue(metrics.matches("(?s).*\nwatchgate_wal_sync_seconds_count [1-9].*"), "the syncs are timed");
         assertTrue(metrics.matches("(?s).*\nwatchgate_wal_append_seconds_count [1-9].*"), "the appends are timed");
@@ -191,7 +191,7 @@ class DurableWritesOverHttpTest {
     }
 
     private double closedWrites(String series) {
-        return Samples.valueOr0(given().get(management.resolve("/q/metrics")).asString(), series);
+        return Samples.valueOr0(Samples.scrape(management), series);
     }
 
     @Test

@@ -35,11 +35,11 @@ class AccessReviewsTest {
     @BeforeEach
     void aliceReadsConfigMapsInHerNamespace() {
         namespace = "reviews-" + RUNS.incrementAndGet();
-        created(Users.ADMIN, "/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + namespace + "\"}}");
-        created(Users.ADMIN, "/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace + "/roles",
+        Users.ADMIN.created("/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + namespace + "\"}}");
+        Users.ADMIN.created("/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace + "/roles",
                 "{\"metadata\":{\"name\":\"reader\"},\"rules\":[{\"apiGroups\":[\"\"],\"resources\":[\"configmaps\"],"
                         + "\"verbs\":[\"get\",\"list\",\"watch\"]}]}");
-        created(Users.ADMIN, "/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace + "/rolebindings",
+        Users.ADMIN.created("/apis/rbac.authorization.k8s.io/v1/namespaces/" + namespace + "/rolebindings",
                 "{\"metadata\":{\"name\":\"alice\"},\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":"
                         + "\"Role\",\"name\":\"reader\"},\"subjects\":[{\"kind\":\"User\",\"name\":\"alice\"}]}");
     }
@@ -153,11 +153,6 @@ class AccessReviewsTest {
         Response response = user.request().body(body).post(path);
         assertEquals(201, response.statusCode(), response.asString());
         return response.jsonPath();
-    }
-
-    private static void created(Users user, String collection, String body) {
-        Response response = user.request().body(body).post(collection);
-        assertEquals(201, response.statusCode(), response.asString());
     }
 
 }

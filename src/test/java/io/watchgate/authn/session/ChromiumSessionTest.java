@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
+import io.watchgate.api.Api;
 import io.watchgate.authz.RbacOn;
 import io.watchgate.authz.Users;
 import io.watchgate.browser.Chromium;
@@ -117,10 +118,7 @@ class ChromiumSessionTest {
     }
 
     private static String newNamespace(String prefix) {
-        String name = prefix + "-" + System.nanoTime();
-        Users.ADMIN.request().body("{\"metadata\":{\"name\":\"" + name + "\"}}").post("/api/v1/namespaces").then()
-                .statusCode(201);
-        return name;
+        return Api.newNamespace(Users.ADMIN.request(), prefix);
     }
 
     private static void open(String url) {
