@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.vertx.core.buffer.Buffer;
 import io.watchgate.objects.Selection;
 import io.watchgate.store.Commits;
 import io.watchgate.store.KeyRange;
@@ -37,7 +36,7 @@ class WatcherTest {
     private final MemoryStore store = new MemoryStore(JSON, 1000, Long.MAX_VALUE, Clock.systemUTC());
     private final ResourceType configMaps = new ResourceTypes().find("", "v1", "configmaps").orElseThrow();
     private final HandDrivenLoop loop = new HandDrivenLoop();
-    private final ChokingSink sink = new ChokingSink();
+    private final FakeSink sink = choking();
     private final EncodedEvents frames = new EncodedEvents(JSON);
     private WatchConfig config = new SmallBatches(Long.MAX_VALUE);
 
@@ -51,23 +50,23 @@ class WatcherTest {
         // Vert.x calls a drain handler at every return to writable: call it often, interleaved with bookmark
         // timers (which write when the watcher is live) and with its own continuations
         for (int round = 0; round < 50; round++) {
-            sink.drainAgain();
+            sink.drain();
             watcher.onTimer(Watcher.TimerKind.BOOKMARK);
             loop.runQueued();
         }
-        sink.drainAgain();
+        sink.drain();
         loop.runQueued();
-        assertTrue(watcher.isLive(), "it got through the snapshot: " + sink.events());
+        assertTrue(watcher.isLive(), "it got through the snapshot: " + events(sink));
         create("cm-live");
         watcher.offer(new EncodedEvents(JSON).of(store.eventsAfter(store.currentRevision() - 1).get(0)));
         for (int round = 0; round < 20; round++) {
-            sink.drainAgain();
+            sink.drain();
             loop.runQueued();
         }
-        List<String> adds = sink.events().stream().filter(e -> e.startsWith("ADDED")).toList();
+        List<String> adds = events(sink).stream().filter(e -> e.startsWith("ADDED")).toList();
         assertEquals(List.of("ADDED cm-0", "ADDED cm-1", "ADDED cm-2", "ADDED cm-3", "ADDED cm-4", "ADDED cm-5",
                 "ADDED cm-6", "ADDED cm-live"), adds.stream().map(e -> e.substring(0, e.lastIndexOf(' '))).toList());
-        assertEquals(1, sink.events().stream().filter(e -> e.equals("BOOKMARK initial-events-end")).count(),
+        assertEquals(1, events(sink).stream().filter(e -> e.equals("BOOKMARK initial-events-end")).count(),
                 "one end-of-initial-events bookmark");
     }
 
@@ -81,10 +80,10 @@ class WatcherTest {
         Watcher watcher = watcher(false, from);
         watcher.start();
         for (int round = 0; round < 50; round++) {
-            sink.drainAgain();
+            sink.drain();
             loop.runQueued();
         }
-        List<String> revisions = sink.events().stream().filter(e -> !e.startsWith("BOOKMARK"))
+        List<String> revisions = events(sink).stream().filter(e -> !e.startsWith("BOOKMARK"))
                 .map(e -> e.substring(e.lastIndexOf(' ') + 1)).toList();
         List<String> expected = new ArrayList<>();
         for (long r = from + 1; r <= store.currentRevision(); r++) {
@@ -101,7 +100,7 @@ class WatcherTest {
         offerNewest(watcher);
 
         assertTrue(loop.pinned >= 50_000, "a frame of 50 kB and the queue before it: " + loop.pinned);
-        sink.drainAgain();
+        sink.drain();
         loop.runQueued();
         assertEquals(0, loop.pinned);
         assertTrue(watcher.isLive());
@@ -174,69 +173,26 @@ class WatcherTest {
     }
 
     /** A client whose buffer is full after every write, until it drains. */
-    private static final class ChokingSink implements WatchSink {
-        private final List<String> frames = new ArrayList<>();
-        private Runnable drain;
-        private boolean full;
-        private boolean aborted;
+    private static FakeSink choking() {
+        FakeSink sink = new FakeSink(WireFormat.JSON_LINES);
+        sink.chokeAfterEachWrite = true;
+        return sink;
+    }
 
-        @Override
-        public WireFormat format() {
-            return WireFormat.JSON_LINES;
-        }
-
-        @Override
-        public void write(Buffer frame) {
-            frames.add(frame.toString());
-            full = true;
-        }
-
-        @Override
-        public boolean writeQueueFull() {
-            return full;
-        }
-
-        /** Like Vert.x: the handler stays installed and is called at every return to writable. */
-        void drainAgain() {
-            full = false;
-            if (drain != null) {
-                drain.run();
+    /** "TYPE name revision" per watch event. */
+    private static List<String> events(FakeSink sink) {
+        List<String> events = new ArrayList<>();
+        for (String frame : sink.frames) {
+            Matcher m = EVENT.matcher(frame);
+            if (m.find()) {
+                events.add(m.group(1) + " " + m.group(2) + " " + m.group(3));
+            } else if (frame.contains("k8s.io/initial-events-end")) {
+                events.add("BOOKMARK initial-events-end");
+            } else if (frame.contains("\"BOOKMARK\"")) {
+                events.add("BOOKMARK");
             }
         }
-
-        @Override
-        public void onDrain(Runnable action) {
-            drain = action;
-        }
-
-        @Override
-        public void onClose(Runnable action) {
-        }
-
-        @Override
-        public void end() {
-        }
-
-        @Override
-        public void abort() {
-            aborted = true;
-        }
-
-        /** "TYPE name revision" per watch event. */
-        List<String> events() {
-            List<String> events = new ArrayList<>();
-            for (String frame : frames) {
-                Matcher m = EVENT.matcher(frame);
-                if (m.find()) {
-                    events.add(m.group(1) + " " + m.group(2) + " " + m.group(3));
-                } else if (frame.contains("k8s.io/initial-events-end")) {
-                    events.add("BOOKMARK initial-events-end");
-                } else if (frame.contains("\"BOOKMARK\"")) {
-                    events.add("BOOKMARK");
-                }
-            }
-            return events;
-        }
+        return events;
     }
 
     private final class HandDrivenLoop implements WatchLoop {

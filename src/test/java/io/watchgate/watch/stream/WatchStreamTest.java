@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.vertx.core.buffer.Buffer;
 import io.watchgate.objects.Selection;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.Commits;
@@ -22,12 +21,12 @@ import io.watchgate.types.ResourceTypes;
 import io.watchgate.watch.EncodedEvent;
 import io.watchgate.watch.EncodedEvents;
 import io.watchgate.watch.EventFilter;
+import io.watchgate.watch.FakeSink;
 import io.watchgate.watch.ObjectRendering;
 import io.watchgate.watch.Subscriber;
 import io.watchgate.watch.WatchConfig;
 import io.watchgate.watch.WatchGrant;
 import io.watchgate.watch.WatchLoop;
-import io.watchgate.watch.WatchSink;
 import io.watchgate.watch.WatchSpec;
 import io.watchgate.watch.WireFormat;
 import java.time.Clock;
@@ -53,7 +52,7 @@ class WatchStreamTest {
     private final MemoryStore store = new MemoryStore(JSON, 1000, Long.MAX_VALUE, Clock.systemUTC());
     private final EncodedEvents frames = new EncodedEvents(JSON);
     private final HandDrivenLoop loop = new HandDrivenLoop();
-    private final RecordingSink sink = new RecordingSink();
+    private final FakeSink sink = new FakeSink(WireFormat.SERVER_SENT_EVENTS);
     private int coalesce;
 
     /** One event as the client reads it. */
@@ -89,7 +88,7 @@ class WatchStreamTest {
         offerLive(stream);
         loop.runAll();
 
-        List<Received> received = sink.events();
+        List<Received> received = events(sink);
         assertStrictlyIncreasing(received);
         assertEquals(singleWatch(selected, from), of(received, selected.url()));
         assertEquals(singleWatch(secrets, from), of(received, secrets.url()));
@@ -107,7 +106,7 @@ class WatchStreamTest {
         loop.runAll();
         put(CONFIG_MAPS, "a", "both", null);
         offerLive(stream);
-        List<Received> received = sink.events();
+        List<Received> received = events(sink);
         assertEquals(2, received.size(), received.toString());
         assertEquals(List.of(all.url(), inA.url()), received.stream().map(Received::watch).toList());
         assertNull(received.get(0).id(), "a cut between the two resumes before both");
@@ -128,7 +127,7 @@ class WatchStreamTest {
         WatchStream stream = stream(List.of(resumedMaps, resumedSecrets));
         stream.start();
         loop.runAll();
-        List<Received> received = sink.events();
+        List<Received> received = events(sink);
         assertStrictlyIncreasing(received);
         assertEquals(store.currentRevision() - resumeAfter, received.size(), "each change after it, once");
         assertEquals(resumeAfter + 1, received.get(0).revision());
@@ -152,10 +151,10 @@ class WatchStreamTest {
         put(CONFIG_MAPS, "a", "new", null);
         offerLive(stream);
 
-        List<String> seen = sink.events().stream().map(e -> e.type() + " " + e.name() + " " + e.id()).toList();
+        List<String> seen = events(sink).stream().map(e -> e.type() + " " + e.name() + " " + e.id()).toList();
         assertEquals(List.of("ADDED s-1 null", "ADDED s-2 null", "ADDED old-1 null", "ADDED old-2 null",
                 "BOOKMARK  " + snapshot, "ADDED new " + store.currentRevision()), seen);
-        assertEquals("true", sink.events().get(4).object().path("metadata").path("annotations")
+        assertEquals("true", events(sink).get(4).object().path("metadata").path("annotations")
                 .path("k8s.io/initial-events-end").asText());
     }
 
@@ -179,7 +178,7 @@ class WatchStreamTest {
             sink.drain();
             loop.runAll();
         }
-        List<Received> received = sink.events();
+        List<Received> received = events(sink);
         assertStrictlyIncreasing(received);
         assertEquals(20, received.size(), received.toString());
     }
@@ -223,7 +222,7 @@ class WatchStreamTest {
         put(SECRETS, "b", "hidden", null);
         put(CONFIG_MAPS, "a", "shown", null);
         offerLive(stream);
-        List<Received> received = sink.events();
+        List<Received> received = events(sink);
         assertEquals(List.of("ERROR " + revoked.url(), "ADDED " + kept.url()),
                 received.stream().map(e -> e.type() + " " + e.watch()).toList());
         assertEquals(403, received.get(0).object().path("code").asInt());
@@ -252,14 +251,14 @@ class WatchStreamTest {
         put(CONFIG_MAPS, "a", "came-and-went", "x");
         delete(CONFIG_MAPS, "a", "came-and-went");
         offerLive(stream);
-        int behind = sink.events().size();
+        int behind = events(sink).size();
         sink.chokeAfterEachWrite = false;
         sink.drain();
         loop.runAll();
         put(CONFIG_MAPS, "a", "live", "x");
         offerLive(stream);
 
-        List<Received> received = sink.events();
+        List<Received> received = events(sink);
         List<Received> coalesced = received.stream().filter(Received::coalesced).toList();
         assertTrue(coalesced.size() <= 100, "at most one event an object: " + coalesced.size());
         assertEquals(received.size(), behind + coalesced.size() + 1, "the frame it took, the coalesced, one live");
@@ -332,7 +331,7 @@ class WatchStreamTest {
         offerLive(stream);
 
         // its state as of the end of what was kept (in key order), its bookmark, then its changes
-        List<String> seen = sink.events().stream().map(e -> e.watch() + " " + e.type() + " " + e.name()).toList();
+        List<String> seen = events(sink).stream().map(e -> e.watch() + " " + e.type() + " " + e.name()).toList();
         assertEquals(List.of("/api/v1/namespaces/a/configmaps ADDED first", "/api/v1/namespaces/a/configmaps ADDED kept",
                 "secrets ADDED after", "secrets ADDED existing", "secrets BOOKMARK ", "secrets ADDED later"), seen);
         assertTrue(stream.isLive());
@@ -359,7 +358,7 @@ class WatchStreamTest {
         sink.drain();
         loop.runAll();
         assertEquals(List.of("secrets ADDED first", "w1 STOPPED", "secrets ADDED kept"),
-                sink.events().stream().map(e -> shortTag(e.watch()) + " " + e.type() + (e.name().isEmpty() ? ""
+                events(sink).stream().map(e -> shortTag(e.watch()) + " " + e.type() + (e.name().isEmpty() ? ""
                         : " " + e.name())).toList(), "a stop is answered even while its client is behind");
         assertFalse(sink.ended);
     }
@@ -494,83 +493,30 @@ class WatchStreamTest {
         }
     }
 
-    /** Writes as a client reads them: each SSE frame, and the events in them. */
-    private static final class RecordingSink implements WatchSink {
-        final List<String> frames = new ArrayList<>();
-        boolean chokeAfterEachWrite;
-        boolean full;
-        boolean ended;
-        private Runnable drain;
-
-        @Override
-        public WireFormat format() {
-            return WireFormat.SERVER_SENT_EVENTS;
-        }
-
-        @Override
-        public void write(Buffer frame) {
-            frames.add(frame.toString());
-            full = chokeAfterEachWrite;
-        }
-
-        @Override
-        public boolean writeQueueFull() {
-            return full;
-        }
-
-        void drain() {
-            full = false;
-            if (drain != null) {
-                drain.run();
-            }
-        }
-
-        @Override
-        public void onDrain(Runnable action) {
-            drain = action;
-        }
-
-        @Override
-        public void onClose(Runnable action) {
-        }
-
-        @Override
-        public void end() {
-            ended = true;
-        }
-
-        boolean aborted;
-
-        @Override
-        public void abort() {
-            ended = true;
-            aborted = true;
-        }
-
-        List<Received> events() {
-            List<Received> events = new ArrayList<>();
-            for (String written : frames) {
-                for (String frame : written.split("\n\n")) {
-                    String id = null;
-                    String event = null;
-                    JsonNode data = null;
-                    for (String line : frame.split("\n")) {
-                        if (line.startsWith("id: ")) {
-                            id = line.substring(4);
-                        } else if (line.startsWith("event: ")) {
-                            event = line.substring(7);
-                        } else if (line.startsWith("data: ")) {
-                            data = data(line);
-                        }
-                    }
-                    if (data != null && data.has("watch")) {
-                        events.add(new Received(id, event, data.path("watch").asText(), data.path("type").asText(),
-                                data.path("object"), data.path("coalesced").asBoolean()));
+    /** The events in the frames a client read (each SSE frame parsed). */
+    private static List<Received> events(FakeSink sink) {
+        List<Received> events = new ArrayList<>();
+        for (String written : sink.frames) {
+            for (String frame : written.split("\n\n")) {
+                String id = null;
+                String event = null;
+                JsonNode data = null;
+                for (String line : frame.split("\n")) {
+                    if (line.startsWith("id: ")) {
+                        id = line.substring(4);
+                    } else if (line.startsWith("event: ")) {
+                        event = line.substring(7);
+                    } else if (line.startsWith("data: ")) {
+                        data = data(line);
                     }
                 }
+                if (data != null && data.has("watch")) {
+                    events.add(new Received(id, event, data.path("watch").asText(), data.path("type").asText(),
+                            data.path("object"), data.path("coalesced").asBoolean()));
+                }
             }
-            return events;
         }
+        return events;
     }
 
     private final class HandDrivenLoop implements WatchLoop {
