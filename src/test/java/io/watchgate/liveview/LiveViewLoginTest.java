@@ -17,10 +17,10 @@ import io.watchgate.authz.Users;
 import io.watchgate.browser.Chromium;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
@@ -29,20 +29,14 @@ import org.openqa.selenium.chrome.ChromeDriver;
  */
 @QuarkusTest
 @TestProfile(RbacOn.class)
+@ExtendWith(Chromium.class)
 class LiveViewLoginTest {
 
     private static ChromeDriver browser;
 
     @BeforeAll
-    static void startBrowser() throws Exception {
-        browser = Chromium.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
+    static void startBrowser(ChromeDriver started) {
+        browser = started;
     }
 
     @AfterEach

@@ -19,11 +19,11 @@ import io.watchgate.liveview.LiveViewPage.Table;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -34,23 +34,17 @@ import org.openqa.selenium.chrome.ChromeDriver;
  */
 @QuarkusTest
 @TestProfile(LiveViewProfile.class)
+@ExtendWith(Chromium.class)
 class LiveViewTablesTest {
 
     private static ChromeDriver browser;
     private LiveViewPage page;
 
     @BeforeAll
-    static void startBrowser() throws Exception {
-        browser = Chromium.start();
+    static void startBrowser(ChromeDriver started) {
+        browser = started;
         browser.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
                 Map.of("source", LiveViewPage.KEEP_EVENT_SOURCES));
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
     }
 
     @BeforeEach

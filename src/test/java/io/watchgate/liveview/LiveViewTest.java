@@ -24,11 +24,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
@@ -42,6 +42,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
  */
 @QuarkusTest
 @TestProfile(LiveViewProfile.class)
+@ExtendWith(Chromium.class)
 class LiveViewTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,15 +52,8 @@ class LiveViewTest {
     private LiveViewPage page;
 
     @BeforeAll
-    static void startBrowser() throws Exception {
-        browser = Chromium.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
+    static void startBrowser(ChromeDriver started) {
+        browser = started;
     }
 
     @BeforeEach

@@ -15,9 +15,9 @@ import io.watchgate.browser.Chromium;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -29,20 +29,14 @@ import org.openqa.selenium.chrome.ChromeDriver;
  */
 @QuarkusTest
 @TestProfile(RbacOn.class)
+@ExtendWith(Chromium.class)
 class ChromiumSessionTest {
 
     private static ChromeDriver browser;
 
     @BeforeAll
-    static void startBrowser() throws Exception {
-        browser = Chromium.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
+    static void startBrowser(ChromeDriver started) {
+        browser = started;
     }
 
     @Test

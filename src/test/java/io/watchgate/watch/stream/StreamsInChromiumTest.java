@@ -12,9 +12,9 @@ import io.watchgate.browser.Chromium;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -24,20 +24,14 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * collections through one EventSource and shows every change of each, in order.
  */
 @QuarkusTest
+@ExtendWith(Chromium.class)
 class StreamsInChromiumTest {
 
     private static ChromeDriver browser;
 
     @BeforeAll
-    static void startBrowser() throws Exception {
-        browser = Chromium.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
+    static void startBrowser(ChromeDriver started) {
+        browser = started;
     }
 
     @Test
