@@ -64,18 +64,6 @@ final class WatchLines implements AutoCloseable {
         return event;
     }
 
-    /** Whether an event (or the end) arrived within {@code within}, without taking it. */
-    boolean quietFor(Duration within) throws InterruptedException {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!events.isEmpty()) {
-                return false;
-            }
-            Thread.sleep(20); // watching for what must NOT arrive, for a fixed time
-        }
-        return events.isEmpty();
-    }
-
     @Override
     public void close() throws IOException {
         body.close();
