@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -22,6 +21,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.StreamResetException;
+import io.watchgate.http.ShortDeadlines;
 import io.watchgate.metrics.Samples;
 import jakarta.inject.Inject;
 import java.io.ByteArrayOutputStream;
@@ -31,7 +31,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -41,16 +40,8 @@ import org.junit.jupiter.api.Test;
  * off at the send deadline, and the server goes on serving.
  */
 @QuarkusTest
-@TestProfile(SendDeadlineTest.ShortDeadline.class)
+@TestProfile(ShortDeadlines.class)
 class SendDeadlineTest {
-
-    public static class ShortDeadline implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // long enough for a reader that reads to take the whole 13 MB list on a loaded machine
-            return Map.of("watchgate.api.send-timeout", "3s");
-        }
-    }
 
     @TestHTTPResource("/")
     URI api;

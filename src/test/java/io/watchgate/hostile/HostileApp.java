@@ -1,5 +1,6 @@
 package io.watchgate.hostile;
 
+import io.watchgate.metrics.Samples;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ServerSocket;
@@ -33,12 +34,14 @@ public final class HostileApp implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final int managementPort;
     private final Path log;
     private long logMark;
 
-    private HostileApp(Process process, int port, Path log) {
+    private HostileApp(Process process, int port, int managementPort, Path log) {
         this.process = process;
         this.port = port;
+        this.managementPort = managementPort;
         this.log = log;
     }
 
@@ -69,13 +72,12 @@ public final class HostileApp implements AutoCloseable {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: run the hostile tests after `package`");
         }
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = freePort();
+        int managementPort = freePort();
         Path log = workDir.resolve("app.log");
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                HEAP, "-XX:+ExitOnOutOfMemoryError", "-Dquarkus.http.port=" + port, "-Dquarkus.management.port=0",
+                HEAP, "-XX:+ExitOnOutOfMemoryError", "-Dquarkus.http.port=" + port,
+                "-Dquarkus.management.port=" + managementPort,
                 "-Dquarkus.http.ssl-port=0",
                 "-Dwatchgate.storage.mode=durable", "-Dwatchgate.storage.data-dir=" + workDir.resolve("data"),
                 "-Dwatchgate.storage.create-data-dir=true",
@@ -92,7 +94,13 @@ public final class HostileApp implements AutoCloseable {
         command.addAll(List.of("-jar", jar.toString()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        return new HostileApp(process, port, log);
+        return new HostileApp(process, port, managementPort, log);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     private interface Readiness {
@@ -147,6 +155,14 @@ public final class HostileApp implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The value of a series the app's metrics scrape has now (0 while it has none), as Prometheus reads it. */
+    public double metric(String series) throws IOException, InterruptedException {
+        HttpResponse<String> scrape = CLIENT.send(HttpRequest.newBuilder(URI.create("http://localhost:"
+                + managementPort + "/q/metrics")).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return Samples.valueOr0(scrape.body(), series);
     }
 
     /** A request to this app, with a 30 s timeout unless the caller sets another. */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import java.io.ByteArrayOutputStream;
@@ -19,7 +18,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -32,16 +30,8 @@ import org.junit.jupiter.api.Test;
  * its connection; a response being sent has no such limit, so watches of every form outlive them.
  */
 @QuarkusTest
-@TestProfile(SlowClientsTest.ShortDeadlines.class)
+@TestProfile(ShortDeadlines.class)
 class SlowClientsTest {
-
-    public static class ShortDeadlines implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("watchgate.http.request-head-timeout", "1s", "watchgate.http.request-body-timeout", "1s",
-                    "watchgate.http.keep-alive-timeout", "1s", "watchgate.watch.bookmark-interval", "60s");
-        }
-    }
 
     private static final String READ = "GET /api/v1/namespaces/default HTTP/1.1\r\nHost: localhost\r\n\r\n";
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
