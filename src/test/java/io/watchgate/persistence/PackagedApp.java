@@ -59,6 +59,11 @@ public final class PackagedApp implements AutoCloseable {
             command.add("-D" + property);
         }
         if (!nativeImage) {
+            // the test JVMs' own options (the pom's test.jvm.options): these apps start, take some writes and stop
+            String jvmOptions = System.getProperty("watchgate.it.jvm-options", "").strip();
+            if (!jvmOptions.isEmpty()) {
+                command.addAll(1, List.of(jvmOptions.split("\\s+")));
+            }
             command.addAll(List.of("-jar", binary.toString()));
         }
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
