@@ -1,5 +1,6 @@
 package io.watchgate.authn;
 
+import static io.watchgate.patch.Linearity.assertLinear;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -143,12 +144,32 @@ class TokenFileTest {
 
     @Test
     void moreTokensThanTheBoundAreRefused() {
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i <= TokenFile.MAX_TOKENS; i++) {
-            text.append('t').append(i).append(",u,i\n");
-        }
-        TokenFile.Unreadable error = assertThrows(TokenFile.Unreadable.class, () -> parse(text.toString()));
+        String text = tokens(TokenFile.MAX_TOKENS + 1);
+        TokenFile.Unreadable error = assertThrows(TokenFile.Unreadable.class, () -> parse(text));
         assertTrue(error.getMessage().contains("more than " + TokenFile.MAX_TOKENS + " tokens"), error.getMessage());
+    }
+
+    @Test
+    void aFileIsReadInTimeLinearInItsSize() {
+        // a file near the bound once took minutes to read: each field looked for a stray quote to the end of the text
+        assertLinear("reading a token file", lines -> {
+            String text = tokens(lines);
+            return () -> {
+                try {
+                    parse(text);
+                } catch (TokenFile.Unreadable e) {
+                    throw new AssertionError(e);
+                }
+            };
+        }, 2_000);
+    }
+
+    private static String tokens(int count) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            text.append('t').append(i).append(",user").append(i).append(",uid").append(i).append(",group\n");
+        }
+        return text.toString();
     }
 
     @Test
