@@ -1,6 +1,6 @@
 package io.watchgate.authn;
 
-import org.jose4j.jwk.RsaJsonWebKey;
+import org.jose4j.jwk.PublicJsonWebKey;
 
 /**
  * An OIDC issuer the server finds as kube-apiserver does: through the issuer's discovery document, over HTTPS
@@ -8,8 +8,8 @@ import org.jose4j.jwk.RsaJsonWebKey;
  */
 final class DiscoveredIssuer {
 
-    static final RsaJsonWebKey FIRST = JwtOn.key("first");
-    static final RsaJsonWebKey SECOND = JwtOn.key("second");
+    static final PublicJsonWebKey FIRST = JwtOn.ecKey("first");
+    static final PublicJsonWebKey SECOND = JwtOn.ecKey("second");
     static final TestIssuer ISSUER = start();
 
     private DiscoveredIssuer() {

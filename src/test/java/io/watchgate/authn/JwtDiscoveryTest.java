@@ -8,7 +8,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.util.Map;
-import org.jose4j.jwk.RsaJsonWebKey;
+import org.jose4j.jwk.PublicJsonWebKey;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,7 +43,7 @@ class JwtDiscoveryTest {
 
     @Test
     void tokensNamingKeysNobodyPublishesFetchAtMostOnceInTenSeconds() throws Exception {
-        RsaJsonWebKey stranger = JwtOn.key("nobodys");
+        PublicJsonWebKey stranger = JwtOn.ecKey("nobodys");
         int before = DiscoveredIssuer.ISSUER.keyFetches();
         long started = System.nanoTime();
         for (int i = 0; i < 20; i++) {
@@ -55,7 +55,7 @@ class JwtDiscoveryTest {
         assertTrue(fetched <= allowed, "fetched " + fetched + " times, at most " + allowed + " allowed");
     }
 
-    private static String token(RsaJsonWebKey key) throws Exception {
+    private static String token(PublicJsonWebKey key) throws Exception {
         return JwtOn.token(key, Map.of("iss", DiscoveredIssuer.ISSUER.url));
     }
 

@@ -6,11 +6,15 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jose4j.jwk.EcJwkGenerator;
+import org.jose4j.jwk.EllipticCurveJsonWebKey;
 import org.jose4j.jwk.JsonWebKeySet;
+import org.jose4j.jwk.PublicJsonWebKey;
 import org.jose4j.jwk.RsaJsonWebKey;
 import org.jose4j.jwk.RsaJwkGenerator;
 import org.jose4j.jws.AlgorithmIdentifiers;
 import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.keys.EllipticCurves;
 import org.jose4j.jwt.JwtClaims;
 import org.jose4j.jwt.NumericDate;
 
@@ -37,7 +41,7 @@ public class JwtOn extends RbacOn {
     }
 
     /** A token signed with {@code key}, with these claims over sensible defaults (issuer, audience, an hour). */
-    static String token(RsaJsonWebKey key, Map<String, Object> claims) throws Exception {
+    static String token(PublicJsonWebKey key, Map<String, Object> claims) throws Exception {
         JwtClaims all = new JwtClaims();
         all.setIssuer(ISSUER);
         all.setAudience(AUDIENCE);
@@ -55,10 +59,15 @@ public class JwtOn extends RbacOn {
         jws.setPayload(all.toJson());
         jws.setKey(key.getPrivateKey());
         jws.setKeyIdHeaderValue(key.getKeyId());
-        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+        jws.setAlgorithmHeaderValue(key instanceof RsaJsonWebKey ? AlgorithmIdentifiers.RSA_USING_SHA256
+                : AlgorithmIdentifiers.ECDSA_USING_P256_CURVE_AND_SHA256);
         return jws.getCompactSerialization();
     }
 
+    /**
+     * An RSA key, as most issuers sign (RS256). Making one takes a good part of a second of CPU; the keys a test only
+     * needs to be distinct are {@link #ecKey}s.
+     */
     static RsaJsonWebKey key(String id) {
         try {
             RsaJsonWebKey key = RsaJwkGenerator.generateJwk(2048);
@@ -68,6 +77,17 @@ public class JwtOn extends RbacOn {
             throw new ExceptionInInitializerError(e);
         }
     }
+    /** An elliptic-curve key (ES256): an issuer's other keys, a stranger's, one made for a single test. */
+    static EllipticCurveJsonWebKey ecKey(String id) {
+        try {
+            EllipticCurveJsonWebKey key = EcJwkGenerator.generateJwk(EllipticCurves.P256);
+            key.setKeyId(id);
+            return key;
+        } catch (Exception e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
 
     private static Path write() {
         try {

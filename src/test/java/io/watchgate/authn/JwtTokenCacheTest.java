@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import org.jose4j.jwk.JsonWebKey;
 import org.jose4j.jwk.JsonWebKeySet;
-import org.jose4j.jwk.RsaJsonWebKey;
+import org.jose4j.jwk.PublicJsonWebKey;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +24,7 @@ class JwtTokenCacheTest {
 
     @Test
     void aRepeatedTokenIsAcceptedFromMemoryUntilItExpires() throws Exception {
-        RsaJsonWebKey key = JwtOn.key("k");
+        PublicJsonWebKey key = JwtOn.ecKey("k");
         Files.writeString(dir.resolve("keys.json"),
                 new JsonWebKeySet(List.of(key)).toJson(JsonWebKey.OutputControlLevel.PUBLIC_ONLY));
         Path config = dir.resolve("auth.yaml");
