@@ -45,16 +45,16 @@ public class CredentialBenchmarks {
     @Setup
     public void prepare() throws Exception {
         tokens = TokenTable.of("static-token-0123456789", UserInfo.authenticated("alice", "", List.of("devs")));
-        RsaJsonWebKey signing = JwtOn.key("current");
-        String jwks = new JsonWebKeySet(List.of(JwtOn.key("previous"), signing, JwtOn.key("next")))
+        RsaJsonWebKey signing = JwtIssuers.key("current");
+        String jwks = new JsonWebKeySet(List.of(JwtIssuers.key("previous"), signing, JwtIssuers.key("next")))
                 .toJson(JsonWebKey.OutputControlLevel.PUBLIC_ONLY);
         Path dir = Files.createTempDirectory("watchgate-bench-");
         Files.writeString(dir.resolve("keys.json"), jwks);
         Path config = dir.resolve("auth.yaml");
         Files.writeString(config, "apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\n"
-                + "jwt:\n- issuer: {url: '" + JwtOn.ISSUER + "', audiences: [" + JwtOn.AUDIENCE + "], "
+                + "jwt:\n- issuer: {url: '" + JwtIssuers.ISSUER + "', audiences: [" + JwtIssuers.AUDIENCE + "], "
                 + "jwksFile: keys.json}\n  claimMappings: {username: {claim: sub, prefix: 'oidc:'}}\n");
-        issuer = JwtTokens.issuersOf(config).get(JwtOn.ISSUER);
+        issuer = JwtTokens.issuersOf(config).get(JwtIssuers.ISSUER);
         keyParsedOnce = IssuerKeys.parse(issuer, jwks).forKeyId("current").get(0);
         keySetPerToken = new JWTAuthContextInfo();
         keySetPerToken.setPublicKeyContent(jwks);
@@ -62,7 +62,7 @@ public class CredentialBenchmarks {
         keySetPerToken.setExpectedAudience(Set.copyOf(issuer.audiences()));
         keySetPerToken.setSignatureAlgorithm(EnumSet.of(SignatureAlgorithm.RS256));
         keySetPerToken.setRequiredClaims(Set.of("exp"));
-        jwt = JwtOn.token(signing, Map.of());
+        jwt = JwtIssuers.token(signing, Map.of());
         jwtTokens = new JwtTokens(null, parser, null);
         jwtTokens.use(JwtTokens.issuersOf(config).values(), Runnable::run);
         if (jwtKeyParsedOnce().isEmpty() || jwtKeySetParsedPerToken().isEmpty() || jwtVerifiedLately().isEmpty()) {

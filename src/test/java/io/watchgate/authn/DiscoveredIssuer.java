@@ -4,12 +4,12 @@ import org.jose4j.jwk.PublicJsonWebKey;
 
 /**
  * An OIDC issuer the server finds as kube-apiserver does: through the issuer's discovery document, over HTTPS
- * trusting the configuration's {@code certificateAuthority}. {@link JwtOn} configures it beside its own.
+ * trusting the configuration's {@code certificateAuthority}. {@link JwtIssuers} configures it beside its own.
  */
 final class DiscoveredIssuer {
 
-    static final PublicJsonWebKey FIRST = JwtOn.ecKey("first");
-    static final PublicJsonWebKey SECOND = JwtOn.ecKey("second");
+    static final PublicJsonWebKey FIRST = JwtIssuers.ecKey("first");
+    static final PublicJsonWebKey SECOND = JwtIssuers.ecKey("second");
     static final TestIssuer ISSUER = start();
 
     private DiscoveredIssuer() {
@@ -20,7 +20,7 @@ final class DiscoveredIssuer {
         StringBuilder yaml = new StringBuilder(String.join("\n",
                 "- issuer:",
                 "    url: " + ISSUER.url,
-                "    audiences: [" + JwtOn.AUDIENCE + "]",
+                "    audiences: [" + JwtIssuers.AUDIENCE + "]",
                 "    certificateAuthority: |",
                 ""));
         for (String line : ISSUER.caPem.split("\n")) {

@@ -44,9 +44,9 @@ class IssuerKeysTest {
 
     @Test
     void aTokenIsVerifiedWithTheKeyItNamesOrWithoutANameWithEachSigningKey() throws Exception {
-        JsonWebKey encryption = JwtOn.ecKey("for-encryption");
+        JsonWebKey encryption = JwtIssuers.ecKey("for-encryption");
         encryption.setUse("enc");
-        String jwks = new JsonWebKeySet(List.of(JwtOn.key("a"), JwtOn.ecKey("b"), encryption))
+        String jwks = new JsonWebKeySet(List.of(JwtIssuers.key("a"), JwtIssuers.ecKey("b"), encryption))
                 .toJson(JsonWebKey.OutputControlLevel.PUBLIC_ONLY);
         Path config = dir.resolve("auth.yaml");
         Files.writeString(config, "apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\n"
@@ -81,7 +81,7 @@ class IssuerKeysTest {
     }
 
     private static void write(Path file, String keyId) throws Exception {
-        JsonWebKey key = JwtOn.ecKey(keyId);
+        JsonWebKey key = JwtIssuers.ecKey(keyId);
         Files.writeString(file, new JsonWebKeySet(List.of(key)).toJson(JsonWebKey.OutputControlLevel.PUBLIC_ONLY));
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.watchgate.authz.RbacOn;
 import io.restassured.response.Response;
 import java.util.Map;
 import org.jose4j.jwk.PublicJsonWebKey;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * (and is accepted once they are), while tokens naming keys nobody publishes cause a fetch at most every 10 s.
  */
 @QuarkusTest
-@TestProfile(JwtOn.class)
+@TestProfile(RbacOn.class)
 class JwtDiscoveryTest {
 
     private static final String PATH = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
@@ -43,7 +44,7 @@ class JwtDiscoveryTest {
 
     @Test
     void tokensNamingKeysNobodyPublishesFetchAtMostOnceInTenSeconds() throws Exception {
-        PublicJsonWebKey stranger = JwtOn.ecKey("nobodys");
+        PublicJsonWebKey stranger = JwtIssuers.ecKey("nobodys");
         int before = DiscoveredIssuer.ISSUER.keyFetches();
         long started = System.nanoTime();
         for (int i = 0; i < 20; i++) {
@@ -56,7 +57,7 @@ class JwtDiscoveryTest {
     }
 
     private static String token(PublicJsonWebKey key) throws Exception {
-        return JwtOn.token(key, Map.of("iss", DiscoveredIssuer.ISSUER.url));
+        return JwtIssuers.token(key, Map.of("iss", DiscoveredIssuer.ISSUER.url));
     }
 
     /**

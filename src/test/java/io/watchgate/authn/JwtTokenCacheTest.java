@@ -24,18 +24,18 @@ class JwtTokenCacheTest {
 
     @Test
     void aRepeatedTokenIsAcceptedFromMemoryUntilItExpires() throws Exception {
-        PublicJsonWebKey key = JwtOn.ecKey("k");
+        PublicJsonWebKey key = JwtIssuers.ecKey("k");
         Files.writeString(dir.resolve("keys.json"),
                 new JsonWebKeySet(List.of(key)).toJson(JsonWebKey.OutputControlLevel.PUBLIC_ONLY));
         Path config = dir.resolve("auth.yaml");
         Files.writeString(config, "apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\n"
-                + "jwt:\n- issuer: {url: '" + JwtOn.ISSUER + "', audiences: [" + JwtOn.AUDIENCE + "], "
+                + "jwt:\n- issuer: {url: '" + JwtIssuers.ISSUER + "', audiences: [" + JwtIssuers.AUDIENCE + "], "
                 + "jwksFile: keys.json}\n  claimMappings: {username: {claim: sub, prefix: ''}}\n");
         JwtTokens tokens = new JwtTokens(null, new DefaultJWTParser(), null);
         tokens.use(JwtTokens.issuersOf(config).values(), Runnable::run);
 
         long exp = Instant.now().getEpochSecond() + 2;
-        String token = JwtOn.token(key, Map.of("exp", exp));
+        String token = JwtIssuers.token(key, Map.of("exp", exp));
         assertEquals("subject-1", tokens.authenticate(token).orElseThrow().name());
         assertEquals("subject-1", tokens.authenticate(token).orElseThrow().name(), "again, from memory");
         while (Instant.now().getEpochSecond() < exp + 1) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.watchgate.authz.RbacOn;
 import io.restassured.response.Response;
 import io.watchgate.authz.Users;
 import java.util.HashMap;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * not publish, or one failing a claim rule is 401 Unauthorized, and static tokens go on working beside them.
  */
 @QuarkusTest
-@TestProfile(JwtOn.class)
+@TestProfile(RbacOn.class)
 class JwtTokensTest {
 
     private static final Map<String, Object> ALICE = Map.of("email", "alice@example.com", "email_verified", true,
@@ -26,7 +27,7 @@ class JwtTokensTest {
 
     @Test
     void aValidTokenNamesTheUserItsClaimsMapTo() throws Exception {
-        Response review = whoami(JwtOn.token(JwtOn.KEY, ALICE));
+        Response review = whoami(JwtIssuers.token(JwtIssuers.KEY, ALICE));
         assertEquals(201, review.statusCode(), review.asString());
         assertEquals("oidc:alice@example.com", review.jsonPath().getString("status.userInfo.username"));
         assertEquals(List.of("oidc:devs", "oidc:ops", "system:authenticated"),
@@ -51,7 +52,7 @@ class JwtTokensTest {
 
     @Test
     void aTokenSignedWithAKeyTheIssuerDoesNotPublishIsUnauthorized() throws Exception {
-        assertUnauthorized(JwtOn.token(JwtOn.STRANGER, ALICE));
+        assertUnauthorized(JwtIssuers.token(JwtIssuers.STRANGER, ALICE));
     }
 
     @Test
@@ -62,7 +63,7 @@ class JwtTokensTest {
 
     @Test
     void aTamperedTokenIsUnauthorized() throws Exception {
-        String token = JwtOn.token(JwtOn.KEY, ALICE);
+        String token = JwtIssuers.token(JwtIssuers.KEY, ALICE);
         String[] parts = token.split("\\.");
         String claims = new String(java.util.Base64.getUrlDecoder().decode(parts[1]))
                 .replace("alice@example.com", "admin@example.com");
@@ -99,7 +100,7 @@ class JwtTokensTest {
     private static String with(String claim, Object value) throws Exception {
         Map<String, Object> claims = new HashMap<>(ALICE);
         claims.put(claim, value);
-        return JwtOn.token(JwtOn.KEY, claims);
+        return JwtIssuers.token(JwtIssuers.KEY, claims);
     }
 
     private static Response whoami(String token) {

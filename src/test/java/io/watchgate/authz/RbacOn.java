@@ -5,13 +5,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.watchgate.authn.JwtIssuers;
 import io.watchgate.tls.TestTls;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The server as it runs in production: no anonymous requests, RBAC, users from a token file (see {@link Users}), and
- * HTTPS with client certificates ({@link TestTls}) beside plain HTTP, and an audit log ({@link #AUDIT_LOG}).
+ * The server as it runs in production: no anonymous requests, RBAC, users from a token file (see {@link Users}) and
+ * JWTs of two OIDC issuers ({@link JwtIssuers}), HTTPS with client certificates ({@link TestTls}) beside plain HTTP,
+ * and an audit log ({@link #AUDIT_LOG}).
  * Every test of identity and access shares this profile, so the server starts once for them all.
  */
 public class RbacOn implements QuarkusTestProfile {
@@ -27,7 +29,8 @@ public class RbacOn implements QuarkusTestProfile {
                 "watchgate.auth.authorization-mode", "RBAC",
                 "watchgate.auth.token-file", TOKEN_FILE.toString(),
                 "watchgate.audit.enabled", "true",
-                "watchgate.audit.log-path", AUDIT_LOG.toString()));
+                "watchgate.audit.log-path", AUDIT_LOG.toString(),
+                "watchgate.auth.authentication-config", JwtIssuers.CONFIG.toString()));
         return config;
     }
 

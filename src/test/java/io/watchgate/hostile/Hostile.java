@@ -31,7 +31,7 @@ public final class Hostile {
      * How long another client may wait for a plain read while an attack is under way: less than the attacks of
      * several seconds that would hold it for their whole length, more than this 2-core machine's scheduling and
      * collections take when other processes keep both cores busy (a read took 1.09 s so, behind nothing). An event
-     * loop held past 100 ms is caught apart from this, in the app's log ({@link AppLogHarms}).
+     * loop held past {@link HostileApp#LOOP_LIMIT} is caught apart from this, in the app's log ({@link AppLogHarms}).
      */
     public static final Duration OTHERS_WAIT = Duration.ofSeconds(2);
 

@@ -3,7 +3,6 @@ package io.watchgate.authn;
 import io.watchgate.authz.RbacOn;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jose4j.jwk.EcJwkGenerator;
@@ -19,25 +18,22 @@ import org.jose4j.jwt.JwtClaims;
 import org.jose4j.jwt.NumericDate;
 
 /**
- * The production-like server ({@link RbacOn}) also accepting JWTs of two OIDC issuers, configured as
- * kube-apiserver's AuthenticationConfiguration, with keys the test makes: one whose keys are in a file
- * ({@link #ISSUER}, {@link #KEY}), and one found through its discovery document ({@link DiscoveredIssuer}). One
- * profile for both, so the server is built and started once. {@link #token} signs what a test asks for.
+ * The two OIDC issuers whose JWTs the production-like server ({@link RbacOn}) accepts, configured as
+ * kube-apiserver's AuthenticationConfiguration ({@link #CONFIG}), with keys the test makes: one whose keys are in a
+ * file ({@link #ISSUER}, {@link #KEY}), and one found through its discovery document ({@link DiscoveredIssuer}).
+ * {@link #token} signs what a test asks for.
  */
-public class JwtOn extends RbacOn {
+public final class JwtIssuers {
 
     static final String ISSUER = "https://issuer.watchgate.test";
     static final String AUDIENCE = "watchgate";
     static final RsaJsonWebKey KEY = key("key-1");
     /** A key of nobody's: the issuer does not publish it. */
     static final RsaJsonWebKey STRANGER = key("key-1");
-    static final Path CONFIG = write();
+    /** The AuthenticationConfiguration file naming both issuers. */
+    public static final Path CONFIG = write();
 
-    @Override
-    public Map<String, String> getConfigOverrides() {
-        Map<String, String> config = new HashMap<>(super.getConfigOverrides());
-        config.put("watchgate.auth.authentication-config", CONFIG.toString());
-        return config;
+    private JwtIssuers() {
     }
 
     /** A token signed with {@code key}, with these claims over sensible defaults (issuer, audience, an hour). */
