@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.watchgate.authz.RbacOn;
 import io.restassured.response.Response;
+import io.watchgate.authz.RbacOn;
 import java.util.Map;
 import org.jose4j.jwk.PublicJsonWebKey;
 import org.junit.jupiter.api.Test;

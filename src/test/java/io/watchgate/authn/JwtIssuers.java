@@ -1,6 +1,5 @@
 package io.watchgate.authn;
 
-import io.watchgate.authz.RbacOn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +17,7 @@ import org.jose4j.jwt.JwtClaims;
 import org.jose4j.jwt.NumericDate;
 
 /**
- * The two OIDC issuers whose JWTs the production-like server ({@link RbacOn}) accepts, configured as
+ * The two OIDC issuers whose JWTs the production-like server ({@code authz.RbacOn}) accepts, configured as
  * kube-apiserver's AuthenticationConfiguration ({@link #CONFIG}), with keys the test makes: one whose keys are in a
  * file ({@link #ISSUER}, {@link #KEY}), and one found through its discovery document ({@link DiscoveredIssuer}).
  * {@link #token} signs what a test asks for.
@@ -70,9 +69,10 @@ public final class JwtIssuers {
             key.setKeyId(id);
             return key;
         } catch (Exception e) {
-            throw new ExceptionInInitializerError(e);
+            throw new IllegalStateException("making an RSA key", e);
         }
     }
+
     /** An elliptic-curve key (ES256): an issuer's other keys, a stranger's, one made for a single test. */
     static EllipticCurveJsonWebKey ecKey(String id) {
         try {
@@ -80,10 +80,9 @@ public final class JwtIssuers {
             key.setKeyId(id);
             return key;
         } catch (Exception e) {
-            throw new ExceptionInInitializerError(e);
+            throw new IllegalStateException("making an EC key", e);
         }
     }
-
 
     private static Path write() {
         try {

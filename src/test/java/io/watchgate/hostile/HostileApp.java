@@ -31,8 +31,8 @@ public final class HostileApp implements AutoCloseable {
     /**
      * How long a task may hold an event loop. The checker measures wall time, and on this 2-core machine with two
      * other busy processes a loop thread has waited 109 ms for a core (at a worker's unpark, with no work of its own
-     * to do). What the attacks here would put on a loop, were it misplaced (megabyte bodies parsed, patched and
-     * encoded again and again), holds it for far longer.
+     * to do). The cost: work of 100 to 250 ms on a loop passes unseen, until the time a loop waited for a core is
+     * left out of a report as GC pauses are ({@link AppLogHarms}).
      */
     static final String LOOP_LIMIT = "250ms";
 
