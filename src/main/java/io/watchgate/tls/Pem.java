@@ -25,8 +25,7 @@ import org.bouncycastle.util.io.pem.PemObject;
 
 /**
  * PEM files of certificates and keys, read whole but bounded: such a file is a few kilobytes. Private keys are read in
- * each encoding openssl and cert-manager write (PKCS #8, PKCS #1 for RSA, SEC 1 for EC) and handed on as PKCS #8,
- * the one Vert.x reads for every algorithm.
+ * each encoding openssl and cert-manager write (PKCS #8, PKCS #1 for RSA, SEC 1 for EC).
  */
 public final class Pem {
 
@@ -75,11 +74,7 @@ public final class Pem {
         return text.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** The first private key of a PEM file, as PKCS #8 PEM; an error naming what it found otherwise. */
-    static byte[] privateKeyAsPkcs8(byte[] content) throws IOException {
-        return encode(new PemObject("PRIVATE KEY", privateKeyInfo(content).getEncoded()));
-    }
-
+    /** The first private key of a PEM file; an error naming what it found otherwise. */
     static PrivateKey privateKey(byte[] content) throws IOException {
         return new JcaPEMKeyConverter().getPrivateKey(privateKeyInfo(content));
     }

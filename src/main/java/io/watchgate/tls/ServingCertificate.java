@@ -3,8 +3,6 @@ package io.watchgate.tls;
 import io.quarkus.tls.runtime.KeyStoreAndKeyCertOptions;
 import io.quarkus.tls.runtime.KeyStoreProvider;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.net.PemKeyCertOptions;
 import io.watchgate.persistence.StorageConfig;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -84,10 +82,8 @@ public class ServingCertificate implements KeyStoreProvider {
             return null;
         }
         try {
-            PemKeyCertOptions options = new PemKeyCertOptions()
-                    .addCertValue(Buffer.buffer(Pem.read(files.get().cert(), "the certificate file")))
-                    .addKeyValue(Buffer.buffer(Pem.privateKeyAsPkcs8(Pem.read(files.get().key(), "the key file"))));
-            return new KeyStoreAndKeyCertOptions(options.loadKeyStore(vertx), options);
+            return ServedKeyStore.of(Pem.privateKey(Pem.read(files.get().key(), "the key file")),
+                    Pem.certificates(Pem.read(files.get().cert(), "the certificate file")));
         } catch (Exception e) {
             throw new IllegalStateException("HTTPS cannot serve " + files.get().cert() + " with the key "
                     + files.get().key() + ": " + e.getMessage(), e);

@@ -4,59 +4,61 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.watchgate.authz.RbacOn;
+import io.watchgate.authz.Users;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
-/** The running server notices a rewritten token file by itself, on its timer. */
+/** The running server notices a rewritten token file by itself, on its timer, and goes by what it says from then. */
 @QuarkusTest
-@TestProfile(TokenFileReloadAppTest.WithTokenFile.class)
+@TestProfile(RbacOn.class)
 class TokenFileReloadAppTest {
 
-    private static final Path FILE = tokenFile();
-
-    public static class WithTokenFile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("watchgate.auth.token-file", FILE.toString(),
-                    "watchgate.auth.token-file-check-interval", "50ms");
-        }
-    }
+    private static final String NEW_TOKEN = "dave-token-0123456789";
 
     @Inject
     StaticTokens tokens;
 
     @Test
     void aRewrittenFileIsPickedUpWithoutARestart() throws Exception {
-        assertEquals("alice", tokens.authenticate("first-token").orElseThrow().name());
-
-        Path next = FILE.resolveSibling("tokens.csv.next");
-        Files.writeString(next, "second-token,bob,uid-b,system:masters\n");
-        Files.move(next, FILE, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (tokens.authenticate("second-token").isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(20); // polled until the deadline: the check itself decides
+        Path file = RbacOn.TOKEN_FILE;
+        String before = Files.readString(file);
+        String carol = Users.CAROL.token();
+        assertEquals("carol", tokens.authenticate(carol).orElseThrow().name());
+        assertEquals(Optional.empty(), tokens.authenticate(NEW_TOKEN));
+        try {
+            // carol's line goes, dave's comes
+            String rewritten = before.lines().filter(line -> !line.startsWith(carol + ","))
+                    .reduce("", (text, line) -> text + line + "\n") + NEW_TOKEN + ",dave,uid-d,system:masters\n";
+            replace(file, rewritten);
+            awaitTrue(() -> tokens.authenticate(NEW_TOKEN).isPresent(), "the new token is taken");
+            assertTrue(tokens.authenticate(NEW_TOKEN).orElseThrow().isMaster());
+            assertEquals(Optional.empty(), tokens.authenticate(carol), "a token no longer in the file is refused");
+        } finally {
+            replace(file, before);
+            awaitTrue(() -> tokens.authenticate(NEW_TOKEN).isEmpty() && tokens.authenticate(carol).isPresent(),
+                    "the file as it was is taken again");
         }
-        assertTrue(tokens.authenticate("second-token").orElseThrow().isMaster());
-        assertEquals(Optional.empty(), tokens.authenticate("first-token"));
     }
 
-    private static Path tokenFile() {
-        try {
-            Path file = Files.createTempDirectory("wg-tokens").resolve("tokens.csv");
-            Files.writeString(file, "first-token,alice,uid-a\n");
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** Replaces the file as an operator's tooling (or a mounted Secret) does: a whole new file moved in place. */
+    private static void replace(Path file, String content) throws Exception {
+        Path next = file.resolveSibling(file.getFileName() + ".next");
+        Files.writeString(next, content);
+        Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(20); // polled until the deadline: the server's check decides
         }
+        assertTrue(condition.getAsBoolean(), what + " within 10 s");
     }
 }

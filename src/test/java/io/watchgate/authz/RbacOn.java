@@ -18,7 +18,8 @@ import java.util.Map;
  */
 public class RbacOn implements QuarkusTestProfile {
 
-    static final Path TOKEN_FILE = tokenFile();
+    /** The token file of {@link Users}; a test that rewrites it puts it back as it was. */
+    public static final Path TOKEN_FILE = tokenFile();
     /** The audit log of every request the tests of this profile send. */
     public static final Path AUDIT_LOG = auditLog();
 
@@ -28,6 +29,8 @@ public class RbacOn implements QuarkusTestProfile {
         config.putAll(Map.of("watchgate.auth.anonymous", "false",
                 "watchgate.auth.authorization-mode", "RBAC",
                 "watchgate.auth.token-file", TOKEN_FILE.toString(),
+                // a rewritten token file is taken up within a tenth of a second (5 s by default)
+                "watchgate.auth.token-file-check-interval", "100ms",
                 "watchgate.audit.enabled", "true",
                 "watchgate.audit.log-path", AUDIT_LOG.toString(),
                 "watchgate.auth.authentication-config", JwtIssuers.CONFIG.toString()));
