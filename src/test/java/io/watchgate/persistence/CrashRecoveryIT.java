@@ -5,12 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -155,50 +150,5 @@ class CrashRecoveryIT {
         assertEquals(201, probe.statusCode(), probe.body());
         long next = Long.parseLong(JSON.readTree(probe.body()).at("/metadata/resourceVersion").asText());
         assertTrue(next > listed, "round " + round + ": a new write got " + next + " after " + listed);
-    }
-
-    @Test
-    void aWatchResumesAcrossARestartWithinTheHistoryAnd410sOutsideIt() throws Exception {
-        Files.createDirectories(logs);
-        long from;
-        List<String> written = new ArrayList<>();
-        try (PackagedApp app = PackagedApp.start(dataDir, logs.resolve("watch-1.log"))) {
-            from = create(app, "before");
-            for (String name : List.of("a", "b", "c")) {
-                create(app, name);
-                written.add("ADDED " + name);
-            }
-            app.kill();
-        }
-        try (PackagedApp app = PackagedApp.start(dataDir, logs.resolve("watch-2.log"))) {
-            HttpResponse<java.io.InputStream> watch = HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(
-                    app.uri(CONFIGMAPS + "?watch=true&resourceVersion=" + from)).build(),
-                    HttpResponse.BodyHandlers.ofInputStream()).get(10, TimeUnit.SECONDS);
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(watch.body(), StandardCharsets.UTF_8))) {
-                List<String> events = new ArrayList<>();
-                for (int i = 0; i < written.size(); i++) {
-                    JsonNode event = JSON.readTree(lines.readLine());
-                    events.add(event.path("type").asText() + " " + event.at("/object/metadata/name").asText());
-                }
-                assertEquals(written, events, "exactly the events after " + from + ", across the restart");
-            }
-            app.kill();
-        }
-        // a history of 2 revisions: the 3 written since no longer fit
-        try (PackagedApp app = PackagedApp.start(dataDir, logs.resolve("watch-3.log"),
-                "watchgate.history.max-revisions=2")) {
-            HttpResponse<String> expired = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    app.uri(CONFIGMAPS + "?watch=true&resourceVersion=" + from + "&timeoutSeconds=5")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            JsonNode error = JSON.readTree(expired.body().lines().findFirst().orElseThrow());
-            assertEquals("ERROR", error.path("type").asText(), expired.body());
-            assertEquals(410, error.at("/object/code").asInt(), expired.body());
-        }
-    }
-
-    private static long create(PackagedApp app, String name) throws Exception {
-        HttpResponse<String> response = app.post(CONFIGMAPS, "{\"metadata\":{\"name\":\"" + name + "\"}}");
-        assertEquals(201, response.statusCode(), response.body());
-        return Long.parseLong(JSON.readTree(response.body()).at("/metadata/resourceVersion").asText());
     }
 }

@@ -1,4 +1,4 @@
-package io.watchgate.watch.stream;
+package io.watchgate.watch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -21,11 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A stream resumed with its Last-Event-ID across a crash and restart of the durable server: every watch of it goes
- * on after that id, with nothing lost or repeated; and one id older than the restarted server's history gets one 410
- * for the whole stream.
+ * Watches resumed across a crash and restart of the durable server, as clients resume them: a watch from the
+ * resourceVersion it had reached, and a stream with its Last-Event-ID. Each goes on after that point with nothing lost
+ * or repeated; from a point older than the restarted server's history, the watch gets a 410 and the stream one 410
+ * for all its watches.
  */
-class StreamsAcrossRestartIT {
+class WatchesAcrossRestartIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -40,14 +41,15 @@ class StreamsAcrossRestartIT {
     }
 
     @Test
-    void aStreamResumesAfterItsLastIdAcrossACrashAndRestart() throws Exception {
+    void aWatchAndAStreamResumeAcrossACrashAndRestartWithinTheHistoryAnd410OutsideIt() throws Exception {
         Path data = dir.resolve("data");
         List<String> written = new ArrayList<>();
         String lastEventId = null;
         String stream;
+        String from;
         List<String> before = new ArrayList<>();
         try (PackagedApp app = PackagedApp.start(data, dir.resolve("first.log"))) {
-            String from = JSON.readTree(app.get(MAPS).body()).at("/metadata/resourceVersion").asText();
+            from = JSON.readTree(app.get(MAPS).body()).at("/metadata/resourceVersion").asText();
             stream = "/streams?watch=" + encode(MAPS + "?resourceVersion=" + from) + "&watch="
                     + encode(SECRETS + "?resourceVersion=" + from);
             for (int i = 0; i < 20; i++) {
@@ -84,8 +86,33 @@ class StreamsAcrossRestartIT {
             all.addAll(after);
             assertEquals(written, all.stream().map(e -> e.substring(e.indexOf(' ') + 1)).toList(),
                     "every write once, in order, on the watch of its type");
+
+            // a plain watch from before the crash: the ConfigMaps written since, before and after it, once each
+            List<String> maps = new ArrayList<>();
+            for (int i = 0; i < written.size(); i += 2) {
+                maps.add(written.get(i));
+            }
+            try (BufferedReader lines = watch(app, MAPS + "?watch=true&resourceVersion=" + from)) {
+                List<String> events = new ArrayList<>();
+                while (events.size() < maps.size()) {
+                    String line = lines.readLine();
+                    assertNotNull(line, "the watch ended after " + events);
+                    JsonNode event = JSON.readTree(line);
+                    events.add(event.path("type").asText() + " " + event.at("/object/metadata/name").asText() + " "
+                            + event.at("/object/metadata/resourceVersion").asText());
+                }
+                assertEquals(maps, events, "exactly the changes after " + from + ", across the crash");
+            }
         }
         try (PackagedApp app = PackagedApp.start(data, dir.resolve("third.log"), "watchgate.history.max-revisions=2")) {
+            // a history of 2 revisions: the 50 written since no longer fit
+            try (BufferedReader lines = watch(app, MAPS + "?watch=true&resourceVersion=" + from + "&timeoutSeconds=5")) {
+                String line = lines.readLine();
+                assertNotNull(line, "the watch ended without its error");
+                JsonNode error = JSON.readTree(line);
+                assertEquals("ERROR", error.path("type").asText(), line);
+                assertEquals(410, error.at("/object/code").asInt(), line);
+            }
             try (BufferedReader events = open(app, stream, lastEventId)) {
                 String id = null;
                 String dataLine = null;
@@ -111,6 +138,14 @@ class StreamsAcrossRestartIT {
         HttpResponse<String> created = app.post(map ? MAPS : SECRETS, "{\"metadata\":{\"name\":\"o" + i + "\"}}");
         assertEquals(201, created.statusCode(), created.body());
         return "ADDED o" + i + " " + JSON.readTree(created.body()).at("/metadata/resourceVersion").asText();
+    }
+
+    /** A plain watch, as a list of JSON lines. */
+    private static BufferedReader watch(PackagedApp app, String path) throws Exception {
+        HttpResponse<InputStream> response = CLIENT.send(HttpRequest.newBuilder(app.uri(path)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, response.statusCode());
+        return new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
     }
 
     private static BufferedReader open(PackagedApp app, String path, String lastEventId) throws Exception {
