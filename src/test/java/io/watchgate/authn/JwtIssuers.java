@@ -1,7 +1,16 @@
 package io.watchgate.authn;
 
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.PublicKey;
+import java.security.interfaces.RSAPrivateCrtKey;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.RSAPublicKeySpec;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.jose4j.jwk.EcJwkGenerator;
@@ -18,7 +27,7 @@ import org.jose4j.jwt.NumericDate;
 
 /**
  * The two OIDC issuers whose JWTs the production-like server ({@code authz.RbacOn}) accepts, configured as
- * kube-apiserver's AuthenticationConfiguration ({@link #CONFIG}), with keys the test makes: one whose keys are in a
+ * kube-apiserver's AuthenticationConfiguration ({@link #CONFIG}), with keys of the tests': one whose keys are in a
  * file ({@link #ISSUER}, {@link #KEY}), and one found through its discovery document ({@link DiscoveredIssuer}).
  * {@link #token} signs what a test asks for.
  */
@@ -26,9 +35,9 @@ public final class JwtIssuers {
 
     static final String ISSUER = "https://issuer.watchgate.test";
     static final String AUDIENCE = "watchgate";
-    static final RsaJsonWebKey KEY = key("key-1");
+    static final RsaJsonWebKey KEY = committedKey("issuer-key-1.pem", "key-1");
     /** A key of nobody's: the issuer does not publish it. */
-    static final RsaJsonWebKey STRANGER = key("key-1");
+    static final RsaJsonWebKey STRANGER = committedKey("stranger-key-1.pem", "key-1");
     /** The AuthenticationConfiguration file naming both issuers. */
     public static final Path CONFIG = write();
 
@@ -70,6 +79,28 @@ public final class JwtIssuers {
             return key;
         } catch (Exception e) {
             throw new IllegalStateException("making an RSA key", e);
+        }
+    }
+
+    /**
+     * An RSA key of the test resources ({@code jwt/}, PKCS #8 PEM written by {@code openssl genpkey}): Quarkus
+     * initializes this class once for each application that loads it, four times a run, and making the two RSA keys
+     * each time took a second or more of CPU.
+     */
+    private static RsaJsonWebKey committedKey(String resource, String id) {
+        try (InputStream in = JwtIssuers.class.getResourceAsStream("/jwt/" + resource)) {
+            String pem = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+            byte[] der = Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+            KeyFactory rsa = KeyFactory.getInstance("RSA");
+            RSAPrivateCrtKey privateKey = (RSAPrivateCrtKey) rsa.generatePrivate(new PKCS8EncodedKeySpec(der));
+            PublicKey publicKey = rsa.generatePublic(
+                    new RSAPublicKeySpec(privateKey.getModulus(), privateKey.getPublicExponent()));
+            RsaJsonWebKey key = new RsaJsonWebKey((RSAPublicKey) publicKey);
+            key.setPrivateKey(privateKey);
+            key.setKeyId(id);
+            return key;
+        } catch (Exception e) {
+            throw new IllegalStateException("reading the test key " + resource, e);
         }
     }
 

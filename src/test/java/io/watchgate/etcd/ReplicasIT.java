@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Three packaged gateways in storage mode etcd on one etcd: interchangeable replicas. Writes go to any of them and
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.condition.EnabledIf;
  * 503, watches stay, readiness says not ready, and all goes on once etcd is back.
  */
 @EnabledIf("io.watchgate.etcd.EtcdServer#isInstalled")
+@Isolated
 class ReplicasIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

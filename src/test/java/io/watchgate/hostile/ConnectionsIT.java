@@ -20,12 +20,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Clients that hold connections or requests without end: heads sent a byte a second, connections that send nothing,
  * writes whose bodies never come. Each loses its connection after its deadline, or its request a place past the
  * in-flight limit, while others are served meanwhile ({@link Hostile#OTHERS_WAIT}).
  */
+@Isolated
 class ConnectionsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

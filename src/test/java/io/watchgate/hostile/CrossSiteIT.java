@@ -12,12 +12,14 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * What a page of another site can make a visitor's browser send, without asking the server first: writes in no type,
  * as text or as a form, and a WebSocket upgrade. All refused with a Status, and the store left as it was.
  */
 @ExtendWith(SharedHostileApp.class)
+@Isolated
 class CrossSiteIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

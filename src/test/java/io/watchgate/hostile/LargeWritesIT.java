@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Many large writes at once, each a legal object of megabytes of small fields, whose tree takes several times its
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code OutOfMemoryError} 500s, and event loops waited up to 732 ms for the commit lock (docs/benchmarks.md).
  */
 @ExtendWith(SharedHostileApp.class)
+@Isolated
 class LargeWritesIT {
 
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Legal workloads that used to exhaust the heap: megabyte objects written again and again under watches that read,
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * must stay within its memory budget (shedding cached frames, then stalled watchers, then writes), never run out
  * of memory, and keep serving everyone else.
  */
+@Isolated
 class MemoryIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -12,6 +12,7 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Patches sized to make a patch engine, or the event loop running it, do the most work a 3 MiB body can ask for:
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * and no event loop is blocked meanwhile (checked after the class, see {@link SharedHostileApp}).
  */
 @ExtendWith(SharedHostileApp.class)
+@Isolated
 class PatchesIT {
 
     private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";

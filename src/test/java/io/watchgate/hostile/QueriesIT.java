@@ -7,9 +7,11 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** Queries a client may bend any way it likes: answered with a Status, fast, without holding up anyone else. */
 @ExtendWith(SharedHostileApp.class)
+@Isolated
 class QueriesIT {
 
     static HostileApp app;

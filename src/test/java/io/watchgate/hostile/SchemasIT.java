@@ -11,6 +11,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Schemas, patterns and validation as an attacker who has read them would feed them: patterns that hide nested
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * million problems. Each is refused with a small Status, fast, while others are served.
  */
 @ExtendWith(SharedHostileApp.class)
+@Isolated
 class SchemasIT {
 
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";

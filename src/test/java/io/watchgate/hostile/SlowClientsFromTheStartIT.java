@@ -9,11 +9,13 @@ import java.net.SocketTimeoutException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A slow client is cut off from the moment the server listens, before anyone else has sent it a request: the
  * deadlines are put in by the server's own first request, not by a client's.
  */
+@Isolated
 class SlowClientsFromTheStartIT {
 
     @TempDir
