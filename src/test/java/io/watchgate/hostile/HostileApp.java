@@ -63,7 +63,12 @@ public final class HostileApp implements AutoCloseable {
      * and warms it up: the first request of each kind loads classes on the event loop, which is no request's fault.
      */
     public static HostileApp start(Path workDir, String... properties) throws Exception {
-        HostileApp app = launch(workDir, properties);
+        return startWithHeap(HEAP, workDir, properties);
+    }
+
+    /** Starts the app as {@link #start} does, with {@code heap} (an {@code -Xmx} option) instead of {@link #HEAP}. */
+    public static HostileApp startWithHeap(String heap, Path workDir, String... properties) throws Exception {
+        HostileApp app = launch(heap, workDir, properties);
         app.awaitReady(() -> app.send(app.request("/version").GET()).statusCode() == 200);
         app.warmUp();
         return app;
@@ -74,13 +79,13 @@ public final class HostileApp implements AutoCloseable {
      * {@code logged} (30 s at most), for what must hold before any client has made a request.
      */
     public static HostileApp startUntouched(Path workDir, String logged, String... properties) throws Exception {
-        HostileApp app = launch(workDir, properties);
+        HostileApp app = launch(HEAP, workDir, properties);
         app.awaitReady(() -> Files.readString(app.log, StandardCharsets.ISO_8859_1).contains(logged));
         app.logMark = Files.size(app.log); // what starting cost the event loops is no client's doing
         return app;
     }
 
-    private static HostileApp launch(Path workDir, String... properties) throws Exception {
+    private static HostileApp launch(String heap, Path workDir, String... properties) throws Exception {
         Path jar = Path.of(System.getProperty("quarkus.app.jar", "target/quarkus-app/quarkus-run.jar"));
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: run the hostile tests after `package`");
@@ -89,7 +94,7 @@ public final class HostileApp implements AutoCloseable {
         int managementPort = freePort();
         Path log = workDir.resolve("app.log");
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                HEAP, JIT, "-XX:+ExitOnOutOfMemoryError", "-Dquarkus.http.port=" + port,
+                heap, JIT, "-XX:+ExitOnOutOfMemoryError", "-Dquarkus.http.port=" + port,
                 "-Dquarkus.management.port=" + managementPort,
                 "-Dquarkus.http.ssl-port=0",
                 "-Dwatchgate.storage.mode=durable", "-Dwatchgate.storage.data-dir=" + workDir.resolve("data"),
