@@ -12,6 +12,7 @@ import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
+import java.util.ArrayList;
 import java.util.List;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.openssl.PEMEncryptedKeyPair;
@@ -22,6 +23,7 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
 import org.bouncycastle.util.io.pem.PemObject;
+import org.bouncycastle.util.io.pem.PemReader;
 
 /**
  * PEM files of certificates and keys, read whole but bounded: such a file is a few kilobytes. Private keys are read in
@@ -45,17 +47,33 @@ public final class Pem {
         }
     }
 
-    /** The certificates of a PEM (or DER) file, in order; at least one. */
+    /**
+     * The certificates of a PEM (or DER) file, in order; at least one. Other PEM blocks are passed over, as openssl
+     * and Vert.x pass them: a file may hold its certificate and key together, or EC parameters before them.
+     */
     public static List<X509Certificate> certificates(byte[] content) throws IOException {
         try {
-            List<X509Certificate> certificates = CertificateFactory.getInstance("X.509")
-                    .generateCertificates(new ByteArrayInputStream(content)).stream()
-                    .map(X509Certificate.class::cast).toList();
+            CertificateFactory x509 = CertificateFactory.getInstance("X.509");
+            List<X509Certificate> certificates = new ArrayList<>();
+            String text = new String(content, StandardCharsets.US_ASCII);
+            if (!text.contains("-----BEGIN ")) {
+                x509.generateCertificates(new ByteArrayInputStream(content))
+                        .forEach(certificate -> certificates.add((X509Certificate) certificate));
+            } else {
+                try (PemReader reader = new PemReader(new StringReader(text))) {
+                    for (PemObject block = reader.readPemObject(); block != null; block = reader.readPemObject()) {
+                        if (block.getType().equals("CERTIFICATE")) {
+                            certificates.add((X509Certificate) x509.generateCertificate(
+                                    new ByteArrayInputStream(block.getContent())));
+                        }
+                    }
+                }
+            }
             if (certificates.isEmpty()) {
                 throw new IOException("no certificate in it");
             }
             return certificates;
-        } catch (CertificateException e) {
+        } catch (CertificateException | RuntimeException e) {
             throw new IOException(e.getMessage(), e);
         }
     }

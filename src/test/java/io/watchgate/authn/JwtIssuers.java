@@ -1,7 +1,6 @@
 package io.watchgate.authn;
 
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
@@ -10,7 +9,6 @@ import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.RSAPublicKeySpec;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.jose4j.jwk.EcJwkGenerator;
@@ -35,9 +33,9 @@ public final class JwtIssuers {
 
     static final String ISSUER = "https://issuer.watchgate.test";
     static final String AUDIENCE = "watchgate";
-    static final RsaJsonWebKey KEY = committedKey("issuer-key-1.pem", "key-1");
+    static final RsaJsonWebKey KEY = committedKey("issuer-key-1.p8", "key-1");
     /** A key of nobody's: the issuer does not publish it. */
-    static final RsaJsonWebKey STRANGER = committedKey("stranger-key-1.pem", "key-1");
+    static final RsaJsonWebKey STRANGER = committedKey("stranger-key-1.p8", "key-1");
     /** The AuthenticationConfiguration file naming both issuers. */
     public static final Path CONFIG = write();
 
@@ -83,14 +81,14 @@ public final class JwtIssuers {
     }
 
     /**
-     * An RSA key of the test resources ({@code jwt/}, PKCS #8 PEM written by {@code openssl genpkey}): Quarkus
+     * An RSA key of the test resources ({@code jwt/}, PKCS #8 DER: {@code openssl genpkey -algorithm RSA}, then
+     * {@code openssl pkcs8 -topk8 -nocrypt -outform DER}; a test key, of no use outside these tests): Quarkus
      * initializes this class once for each application that loads it, four times a run, and making the two RSA keys
      * each time took a second or more of CPU.
      */
     private static RsaJsonWebKey committedKey(String resource, String id) {
         try (InputStream in = JwtIssuers.class.getResourceAsStream("/jwt/" + resource)) {
-            String pem = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-            byte[] der = Base64.getMimeDecoder().decode(pem.replaceAll("-----[A-Z ]+-----", ""));
+            byte[] der = in.readAllBytes();
             KeyFactory rsa = KeyFactory.getInstance("RSA");
             RSAPrivateCrtKey privateKey = (RSAPrivateCrtKey) rsa.generatePrivate(new PKCS8EncodedKeySpec(der));
             PublicKey publicKey = rsa.generatePublic(

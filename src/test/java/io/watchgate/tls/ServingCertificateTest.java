@@ -77,6 +77,22 @@ class ServingCertificateTest {
     }
 
     @Test
+    void aFileHoldingTheCertificateAndItsKeyTogetherServesAsBoth() throws Exception {
+        TestPki.Issued serving = TestPki.ca("ca").server("localhost");
+        Path cert = dir.resolve("tls.crt");
+        Path key = dir.resolve("tls.key");
+        serving.writeCertificate(cert);
+        serving.writeKey(key);
+        // the key first, then the certificate, in one file: openssl and Vert.x read each part from it
+        Path both = dir.resolve("tls.pem");
+        Files.writeString(both, Files.readString(key) + Files.readString(cert));
+        KeyStore store = new ServingCertificate(files(both, both), durable()).getKeyStore(vertx).keyStore;
+        String alias = Collections.list(store.aliases()).get(0);
+        assertEquals(serving.certificate(), store.getCertificate(alias));
+        assertTrue(store.isKeyEntry(alias), "the key is served with it");
+    }
+
+    @Test
     void configuredFilesComeBeforeTheBootstrapAndNothingIsWrittenThen() throws Exception {
         TestPki.Issued serving = TestPki.ca("ca").server("localhost");
         Path cert = dir.resolve("tls.crt");

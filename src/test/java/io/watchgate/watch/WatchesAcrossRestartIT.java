@@ -92,7 +92,8 @@ class WatchesAcrossRestartIT {
             for (int i = 0; i < written.size(); i += 2) {
                 maps.add(written.get(i));
             }
-            try (BufferedReader lines = watch(app, MAPS + "?watch=true&resourceVersion=" + from)) {
+            // (ended by the server after 30 s, so that an event that never comes fails the test instead of hanging it)
+            try (BufferedReader lines = watch(app, MAPS + "?watch=true&resourceVersion=" + from + "&timeoutSeconds=30")) {
                 List<String> events = new ArrayList<>();
                 while (events.size() < maps.size()) {
                     String line = lines.readLine();
