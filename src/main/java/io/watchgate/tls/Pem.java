@@ -49,7 +49,7 @@ public final class Pem {
 
     /**
      * The certificates of a PEM (or DER) file, in order; at least one. Other PEM blocks are passed over, as openssl
-     * and Vert.x pass them: a file may hold its certificate and key together, or EC parameters before them.
+     * and Vert.x pass them: a file may hold its certificate and its key together.
      */
     public static List<X509Certificate> certificates(byte[] content) throws IOException {
         try {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** The running server notices a rewritten token file by itself, on its timer, and goes by what it says from then. */
@@ -35,7 +36,8 @@ class TokenFileReloadAppTest {
         try {
             // carol's line goes, dave's comes
             String rewritten = before.lines().filter(line -> !line.startsWith(carol + ","))
-                    .reduce("", (text, line) -> text + line + "\n") + NEW_TOKEN + ",dave,uid-d,system:masters\n";
+                    .map(line -> line + "\n").collect(Collectors.joining())
+                    + NEW_TOKEN + ",dave,uid-d,system:masters\n";
             replace(file, rewritten);
             awaitTrue(() -> tokens.authenticate(NEW_TOKEN).isPresent(), "the new token is taken");
             assertTrue(tokens.authenticate(NEW_TOKEN).orElseThrow().isMaster());

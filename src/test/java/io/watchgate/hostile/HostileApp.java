@@ -18,8 +18,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The packaged application as a hostile client meets it: a child process with a small heap ({@code -Xmx512m}, so an
- * unbounded structure fails a test instead of passing by luck), durable on a data directory of the test's, and with
+ * The packaged application as a hostile client meets it: a child process with a small heap ({@link #HEAP}, or less
+ * where a test asks for it, so an unbounded structure fails a test instead of passing by luck), durable on a data directory of the test's, and with
  * Vert.x's blocked-thread checker looking every 20 ms for an event loop held longer than {@link #LOOP_LIMIT}.
  *
  * <p>{@link #close} fails the test when the app's log shows, after its warm-up, an event loop blocked past that limit

@@ -68,27 +68,25 @@ class ServingCertificateTest {
             Files.writeString(key, algorithm.equals("EC") ? sec1(keys.getPrivate()) : pkcs1(keys.getPrivate()));
             assertTrue(Files.readString(key).startsWith("-----BEGIN " + algorithm + " PRIVATE KEY-----"),
                     Files.readString(key));
-            KeyStoreAndKeyCertOptions served = new ServingCertificate(files(cert, key), durable()).getKeyStore(vertx);
-            KeyStore store = served.keyStore;
-            String alias = Collections.list(store.aliases()).get(0);
-            assertEquals(certificate, store.getCertificate(alias));
-            assertTrue(store.isKeyEntry(alias), "the key is served with it");
+            assertServes(new ServingCertificate(files(cert, key), durable()).getKeyStore(vertx), certificate);
         }
     }
 
     @Test
     void aFileHoldingTheCertificateAndItsKeyTogetherServesAsBoth() throws Exception {
         TestPki.Issued serving = TestPki.ca("ca").server("localhost");
-        Path cert = dir.resolve("tls.crt");
-        Path key = dir.resolve("tls.key");
-        serving.writeCertificate(cert);
-        serving.writeKey(key);
         // the key first, then the certificate, in one file: openssl and Vert.x read each part from it
         Path both = dir.resolve("tls.pem");
-        Files.writeString(both, Files.readString(key) + Files.readString(cert));
-        KeyStore store = new ServingCertificate(files(both, both), durable()).getKeyStore(vertx).keyStore;
+        Files.writeString(both, sec1(serving.keys().getPrivate()) + pem(serving.certificate()));
+        assertServes(new ServingCertificate(files(both, both), durable()).getKeyStore(vertx), serving.certificate());
+    }
+
+    /** The key store HTTPS is given holds {@code certificate}, with its key. */
+    private static void assertServes(KeyStoreAndKeyCertOptions served, X509Certificate certificate)
+            throws Exception {
+        KeyStore store = served.keyStore;
         String alias = Collections.list(store.aliases()).get(0);
-        assertEquals(serving.certificate(), store.getCertificate(alias));
+        assertEquals(certificate, store.getCertificate(alias));
         assertTrue(store.isKeyEntry(alias), "the key is served with it");
     }
 

@@ -93,21 +93,21 @@ class WatchesAcrossRestartIT {
                 maps.add(written.get(i));
             }
             // (ended by the server after 30 s, so that an event that never comes fails the test instead of hanging it)
-            try (BufferedReader lines = watch(app, MAPS + "?watch=true&resourceVersion=" + from + "&timeoutSeconds=30")) {
+            String fromThen = MAPS + "?watch=true&resourceVersion=" + from + "&timeoutSeconds=30";
+            try (BufferedReader lines = watch(app, fromThen)) {
                 List<String> events = new ArrayList<>();
                 while (events.size() < maps.size()) {
-                    String line = lines.readLine();
-                    assertNotNull(line, "the watch ended after " + events);
-                    JsonNode event = JSON.readTree(line);
-                    events.add(event.path("type").asText() + " " + event.at("/object/metadata/name").asText() + " "
-                            + event.at("/object/metadata/resourceVersion").asText());
+                    events.add(event(lines, events));
                 }
                 assertEquals(maps, events, "exactly the changes after " + from + ", across the crash");
+                // and nothing more: the next event is a write made now
+                String marker = write(app, 50);
+                assertEquals(marker, event(lines, events), "the write after them, and nothing before it");
             }
         }
         try (PackagedApp app = PackagedApp.start(data, dir.resolve("third.log"), "watchgate.history.max-revisions=2")) {
             // a history of 2 revisions: the 50 written since no longer fit
-            try (BufferedReader lines = watch(app, MAPS + "?watch=true&resourceVersion=" + from + "&timeoutSeconds=5")) {
+            try (BufferedReader lines = watch(app, MAPS + "?watch=true&timeoutSeconds=5&resourceVersion=" + from)) {
                 String line = lines.readLine();
                 assertNotNull(line, "the watch ended without its error");
                 JsonNode error = JSON.readTree(line);
@@ -139,6 +139,15 @@ class WatchesAcrossRestartIT {
         HttpResponse<String> created = app.post(map ? MAPS : SECRETS, "{\"metadata\":{\"name\":\"o" + i + "\"}}");
         assertEquals(201, created.statusCode(), created.body());
         return "ADDED o" + i + " " + JSON.readTree(created.body()).at("/metadata/resourceVersion").asText();
+    }
+
+    /** The next event of a plain watch, as {@link #write} describes it; the ones read before it for a failure. */
+    private static String event(BufferedReader lines, List<String> before) throws Exception {
+        String line = lines.readLine();
+        assertNotNull(line, "the watch ended after " + before);
+        JsonNode event = JSON.readTree(line);
+        return event.path("type").asText() + " " + event.at("/object/metadata/name").asText() + " "
+                + event.at("/object/metadata/resourceVersion").asText();
     }
 
     /** A plain watch, as a list of JSON lines. */
