@@ -24,6 +24,11 @@ public enum RouteOrder {
     WRITE_COUNTING(Integer.MIN_VALUE),
     /** Writes each request's audit event as its response ends: before every route that may refuse it. */
     AUDIT(Integer.MIN_VALUE),
+    /**
+     * Has the answer to a watch over HTTP/1.x close its connection, whichever route gives it: before every route that
+     * may refuse one. It answers nothing.
+     */
+    WATCH_CONNECTION(Integer.MIN_VALUE),
     /** Refuses requests naming a host the API is not served under (DNS rebinding), before anything else does. */
     ALLOWED_HOSTS(Integer.MIN_VALUE + 1),
     /** Refuses bodies that announce a length over the limit, before anything reads them. */
