@@ -6,6 +6,10 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.watchgate.authn.UserInfo;
+import io.watchgate.authz.Attributes;
+import io.watchgate.authz.Authorization;
+import io.watchgate.authz.Decision;
+import io.watchgate.authz.Forbidden;
 import io.watchgate.authz.RbacAdmission;
 import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.metrics.ListSizes;
@@ -27,6 +31,7 @@ import io.watchgate.reviews.AccessReviews;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.StoredObject;
 import io.watchgate.tables.Tables;
+import io.watchgate.types.ResourceType;
 import io.watchgate.types.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -60,14 +65,17 @@ public class ResourceVerbs {
     private final ListSizes listSizes;
     private final WritePlacement placement;
     private final RbacAdmission admission;
+    private final Authorization authorization;
     private final AccessReviews reviews;
     private final Json json;
 
     ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions,
             RequestBodies requests, ResponseBodies bodies, FieldChecks fieldChecks,
             CustomResourceTypes customResources, ProtobufObjects protobuf, ListSizes listSizes,
-            WritePlacement placement, RbacAdmission admission, AccessReviews reviews, Json json) {
+            WritePlacement placement, RbacAdmission admission, Authorization authorization, AccessReviews reviews,
+            Json json) {
         this.admission = admission;
+        this.authorization = authorization;
         this.reviews = reviews;
         this.json = json;
         this.placement = placement;
@@ -148,6 +156,9 @@ public class ResourceVerbs {
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "UpdateOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "UpdateOptions");
+        if (!target.status() && writes.putCreates(target.type(), namespaceOrEmpty(target), name)) {
+            return createByPut(target, user, name, headers, body, representation, dryRun, validation);
+        }
         long bytes = Math.max(length(body), writes.storedBytes(target.type(), namespaceOrEmpty(target), name));
         return placement.run(bytes, () -> {
             JsonNode object = requests.object(target.type(), headers, body);
@@ -157,6 +168,28 @@ public class ResourceVerbs {
                     target.status(), desired -> admission.admit(user, target.type(), namespaceOrEmpty(target), name,
                             desired)),
                     updated -> withWarnings(bodies.written(target.type(), 200, updated, representation), warnings));
+        });
+    }
+
+    /**
+     * A PUT of an object that does not exist, of a type that creates on update: as kube-apiserver, the authorizer is
+     * asked again, for a create (a right to update creates nothing), and the object is admitted as a create.
+     */
+    private Uni<Response> createByPut(Target target, UserInfo user, String name, HttpHeaders headers, byte[] body,
+            Representation representation, boolean dryRun, FieldValidation validation) {
+        ResourceType type = target.type();
+        Attributes create = Attributes.resource(user, "create", type.group(), type.version(), type.plural(), "",
+                namespaceOrEmpty(target), name);
+        Decision decision = authorization.authorize(create);
+        if (!decision.allowed()) {
+            throw Forbidden.of(create, decision.reason());
+        }
+        return placement.run(length(body), () -> {
+            JsonNode object = requests.object(type, headers, body);
+            List<String> warnings = fieldChecks.check(type, object, validation);
+            admission.admit(user, type, namespaceOrEmpty(target), name, object);
+            return answer(writes.createByPut(type, namespaceOrEmpty(target), name, object, dryRun),
+                    created -> withWarnings(bodies.written(type, 201, created, representation), warnings));
         });
     }
 

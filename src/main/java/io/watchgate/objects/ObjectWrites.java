@@ -196,6 +196,11 @@ public class ObjectWrites {
         // when it changed since we read it: read and compute again; a pinned revision then conflicts here
         return Contention.retry(store, type.group(), type.resource(), name, () -> {
             StoredObject current = current(type, namespace, name);
+            if (expected == 0 && !type.updates().allowUnconditionalUpdate()) {
+                // as kube's store words it, naming the resource where the kind would be
+                throw ApiException.invalid(type.group(), type.plural(), name, List.of(Cause.invalidPrinted(
+                        "metadata.resourceVersion", "0x0", "must be specified for an update")));
+            }
             if (expected != 0 && expected != current.revision()) {
                 throw ApiException.conflict(type.group(), type.resource(), name);
             }
@@ -203,6 +208,24 @@ public class ObjectWrites {
             inspect.accept(desired);
             return commitReplacement(type, current, desired, dryRun, statusOnly);
         });
+    }
+
+    /** Whether a PUT of {@code name} creates it: its type creates on update, and there is no such object now. */
+    public boolean putCreates(ResourceType type, String namespace, String name) {
+        return type.updates().allowCreateOnUpdate() && store.latest(ObjectReads.key(type, namespace, name)) == null;
+    }
+
+    /**
+     * A PUT that creates (see {@link #putCreates}): a create of the path's name. A resourceVersion in the body is
+     * left out, as kube's store leaves it when an update creates; another client that creates the object first
+     * makes this one 409 AlreadyExists.
+     */
+    public CompletionStage<StoredObject> createByPut(ResourceType type, String namespace, String name,
+            JsonNode requestBody, boolean dryRun) {
+        ObjectNode body = BodyRules.requireObject(requestBody, type);
+        BodyRules.conform(type, body, namespace, name);
+        body.withObject("/metadata").remove("resourceVersion");
+        return create(type, namespace, body, dryRun);
     }
 
     /**

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.watchgate.types.CoordinationTypes;
 import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,14 +22,18 @@ import java.util.Optional;
 /**
  * Kubernetes' OpenAPI definitions of the core and meta types, with their descriptions and list and patch
  * extensions, read once (on first use) from the definitions fabric8 generates from the Kubernetes Go types.
- * Only the definitions of the core/v1, rbac/v1 and apimachinery packages are kept.
+ * Only the definitions of the built-in groups served and of the apimachinery packages are kept.
  */
 @ApplicationScoped
 public class KubernetesSchemas {
 
     static final String RESOURCE = "openshift-generated.json";
-    static final String CORE_PREFIX = "io.k8s.api.core.v1.";
-    static final String RBAC_PREFIX = "io.k8s.api.rbac.v1.";
+    /** The package of each built-in group's v1 definitions, by group. */
+    static final Map<String, String> PACKAGES = Map.of(
+            "", "io.k8s.api.core.v1.",
+            RbacTypes.GROUP, "io.k8s.api.rbac.v1.",
+            CoordinationTypes.GROUP, "io.k8s.api.coordination.v1.");
+    private static final String APIMACHINERY = "io.k8s.apimachinery.";
 
     private final ObjectMapper mapper;
     private volatile Map<String, ObjectNode> definitions;
@@ -50,10 +55,12 @@ public class KubernetesSchemas {
         return Optional.ofNullable(definitions().get(name));
     }
 
-    /** The definition of a served type's objects, for core and rbac types. */
+    /**
+     * The definition of a served type's objects, for the built-in groups' types (no custom resource can be of those
+     * groups: theirs are reserved).
+     */
     public Optional<String> definitionName(ResourceType type) {
-        String prefix = type.group().isEmpty() ? CORE_PREFIX
-                : RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type) ? RBAC_PREFIX : null;
+        String prefix = PACKAGES.get(type.group());
         if (prefix == null || !type.version().equals("v1")) {
             return Optional.empty();
         }
@@ -93,8 +100,7 @@ public class KubernetesSchemas {
                 while (parser.nextToken() == JsonToken.FIELD_NAME) {
                     String name = parser.currentName();
                     parser.nextToken();
-                    if (name.startsWith(CORE_PREFIX) || name.startsWith(RBAC_PREFIX)
-                            || name.startsWith("io.k8s.apimachinery.")) {
+                    if (name.startsWith(APIMACHINERY) || PACKAGES.values().stream().anyMatch(name::startsWith)) {
                         JsonNode definition = mapper.readTree(parser);
                         kept.put(name, (ObjectNode) definition);
                     } else {

@@ -1,6 +1,7 @@
 package io.watchgate.protobuf;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
@@ -80,7 +81,8 @@ final class JsonToProto {
     }
 
     /**
-     * Drops the fields {@code descriptor}'s message does not have, all the way down, as Go's typed decoding does:
+     * Drops the fields {@code descriptor}'s message does not have, all the way down, as Go's typed decoding does, and
+     * writes each time in Kubernetes' form ({@link MetaTimes}):
      * {@code keep} names root fields that live outside the message (apiVersion and kind). Call it on JSON that
      * {@link #message} accepted.
      */
@@ -102,6 +104,16 @@ final class JsonToProto {
                 continue;
             }
             JsonNode value = entry.getValue();
+            String type = field.getMessageType().getFullName();
+            if (!field.isRepeated() && value.isTextual()
+                    && (type.equals(MetaTimes.TIME_MESSAGE) || type.equals(MetaTimes.MICRO_TIME_MESSAGE))) {
+                // written as Kubernetes writes it: in UTC, to the second or the microsecond
+                Instant instant = OffsetDateTime.parse(value.textValue(), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                        .toInstant();
+                entry.setValue(TextNode.valueOf((type.equals(MetaTimes.TIME_MESSAGE) ? MetaTimes.TIME
+                        : MetaTimes.MICRO_TIME).format(instant)));
+                continue;
+            }
             if (field.isMapField()) {
                 FieldDescriptor valueField = field.getMessageType().findFieldByName("value");
                 if (valueField.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
@@ -209,8 +221,8 @@ final class JsonToProto {
     /** Kubernetes' special types, whose JSON form is not their message's shape; null for the others. */
     private static DynamicMessage special(Descriptor descriptor, JsonNode json, String path) {
         return switch (descriptor.getFullName()) {
-            case "k8s.io.apimachinery.pkg.apis.meta.v1.Time" -> time(descriptor, json, path, false);
-            case "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime" -> time(descriptor, json, path, true);
+            case MetaTimes.TIME_MESSAGE -> time(descriptor, json, path, false);
+            case MetaTimes.MICRO_TIME_MESSAGE -> time(descriptor, json, path, true);
             case "k8s.io.apimachinery.pkg.util.intstr.IntOrString" -> {
                 DynamicMessage.Builder builder = DynamicMessage.newBuilder(descriptor);
                 if (json.isIntegralNumber() && json.canConvertToInt()) {

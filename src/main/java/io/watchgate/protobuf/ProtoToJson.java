@@ -23,7 +23,6 @@ import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.List;
@@ -35,10 +34,6 @@ import java.util.Set;
  */
 final class ProtoToJson {
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'")
-            .withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
-            .withZone(ZoneOffset.UTC);
     /** Fields whose zero Go writes but that the server owns or that mean "unset". */
     private static final Set<String> DROP_ZERO = Set.of("ObjectMeta.generation");
 
@@ -118,8 +113,8 @@ final class ProtoToJson {
     /** Kubernetes' special types, which have a JSON form of their own. */
     private JsonNode special(Message message) {
         return switch (message.getDescriptorForType().getFullName()) {
-            case "k8s.io.apimachinery.pkg.apis.meta.v1.Time" -> time(message, TIME);
-            case "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime" -> time(message, MICRO_TIME);
+            case MetaTimes.TIME_MESSAGE -> time(message, MetaTimes.TIME);
+            case MetaTimes.MICRO_TIME_MESSAGE -> time(message, MetaTimes.MICRO_TIME);
             case "k8s.io.apimachinery.pkg.util.intstr.IntOrString" -> ((Long) field(message, "type")) == 1L
                     ? TextNode.valueOf((String) field(message, "strVal"))
                     : IntNode.valueOf((Integer) field(message, "intVal"));

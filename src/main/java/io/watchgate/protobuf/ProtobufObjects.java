@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
@@ -14,8 +15,10 @@ import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.kubernetes.client.proto.V1Authentication;
 import io.kubernetes.client.proto.V1Authorization;
+import io.kubernetes.client.proto.V1Coordination;
 import io.kubernetes.client.proto.V1Rbac;
 import io.watchgate.status.ApiException;
+import io.watchgate.types.CoordinationTypes;
 import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ReviewTypes;
 import io.watchgate.types.ResourceType;
@@ -24,6 +27,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -47,9 +51,12 @@ public class ProtobufObjects {
     private static final Descriptor UNKNOWN = Runtime.getDescriptor().findMessageTypeByName("Unknown");
     private static final Descriptor TYPE_META = Runtime.getDescriptor().findMessageTypeByName("TypeMeta");
     private static final Descriptor LIST_META = Meta.getDescriptor().findMessageTypeByName("ListMeta");
-    private static final String RBAC_V1 = RbacTypes.GROUP + "/v1";
-    private static final String AUTHENTICATION_V1 = ReviewTypes.AUTHENTICATION + "/v1";
-    private static final String AUTHORIZATION_V1 = ReviewTypes.AUTHORIZATION + "/v1";
+    /** The messages of each built-in group version, by apiVersion (core's apart: it has meta's Status too). */
+    private static final Map<String, FileDescriptor> GROUP_FILES = Map.of(
+            RbacTypes.GROUP + "/v1", V1Rbac.getDescriptor(),
+            ReviewTypes.AUTHENTICATION + "/v1", V1Authentication.getDescriptor(),
+            ReviewTypes.AUTHORIZATION + "/v1", V1Authorization.getDescriptor(),
+            CoordinationTypes.GROUP + "/v1", V1Coordination.getDescriptor());
     private static final Descriptor STATUS = Meta.getDescriptor().findMessageTypeByName("Status");
 
     private final ProtoToJson toJson;
@@ -58,10 +65,13 @@ public class ProtobufObjects {
         this.toJson = new ProtoToJson(mapper);
     }
 
-    /** Whether objects of {@code type} have a protobuf form: the core v1, rbac v1 and review types, as in Kubernetes. */
+    /**
+     * Whether objects of {@code type} have a protobuf form: the built-in types (core, rbac, reviews, coordination), as
+     * in Kubernetes.
+     */
     public boolean serves(ResourceType type) {
         boolean builtIn = type.group().isEmpty() || RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type)
-                || ReviewTypes.ALL.contains(type);
+                || ReviewTypes.ALL.contains(type) || CoordinationTypes.ALL.contains(type);
         return builtIn && descriptor(type.apiVersion(), type.kind()) != null;
     }
 
@@ -174,23 +184,12 @@ public class ProtobufObjects {
         return out.toByteArray();
     }
 
-    /**
-     * The message of a kind: core v1's, rbac v1's, the reviews', and meta's Status (what errors and ERROR events
-     * carry).
-     */
+    /** The message of a kind: a built-in group version's, and meta's Status (what errors and ERROR events carry). */
     private static Descriptor descriptor(String apiVersion, String kind) {
-        if (apiVersion.equals(RBAC_V1)) {
-            return V1Rbac.getDescriptor().findMessageTypeByName(kind);
+        if (apiVersion.equals("v1")) {
+            return kind.equals("Status") ? STATUS : V1.getDescriptor().findMessageTypeByName(kind);
         }
-        if (apiVersion.equals(AUTHENTICATION_V1)) {
-            return V1Authentication.getDescriptor().findMessageTypeByName(kind);
-        }
-        if (apiVersion.equals(AUTHORIZATION_V1)) {
-            return V1Authorization.getDescriptor().findMessageTypeByName(kind);
-        }
-        if (!apiVersion.equals("v1")) {
-            return null;
-        }
-        return kind.equals("Status") ? STATUS : V1.getDescriptor().findMessageTypeByName(kind);
+        FileDescriptor file = GROUP_FILES.get(apiVersion);
+        return file == null ? null : file.findMessageTypeByName(kind);
     }
 }

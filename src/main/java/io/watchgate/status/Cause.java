@@ -23,6 +23,14 @@ public record Cause(String reason, String message, String field) {
         return new Cause("FieldValueInvalid", "Invalid value: " + quote(value) + ": " + detail, field);
     }
 
+    /**
+     * As {@link #invalid}, the value as Go prints it, unquoted: kube-apiserver shows a missing resourceVersion, a
+     * uint64, as {@code 0x0}.
+     */
+    public static Cause invalidPrinted(String field, String printed, String detail) {
+        return new Cause("FieldValueInvalid", "Invalid value: " + printed + ": " + detail, field);
+    }
+
     /** {@code field: Required value[: detail]}: as in Kubernetes, an empty detail adds nothing. */
     public static Cause required(String field, String detail) {
         return new Cause("FieldValueRequired", detail.isEmpty() ? "Required value" : "Required value: " + detail,

@@ -33,11 +33,12 @@ final class RbacColumns {
             Column.of("ServiceAccounts", "string", "ServiceAccounts in the roleBinding",
                     (o, now) -> subjects(o, "ServiceAccount")).wide());
 
+    /** By group-qualified resource. */
     static final Map<String, List<Column>> BY_RESOURCE = Map.of(
-            "roles", ROLES,
-            "clusterroles", ROLES,
-            "rolebindings", BINDINGS,
-            "clusterrolebindings", BINDINGS);
+            "roles.rbac.authorization.k8s.io", ROLES,
+            "clusterroles.rbac.authorization.k8s.io", ROLES,
+            "rolebindings.rbac.authorization.k8s.io", BINDINGS,
+            "clusterrolebindings.rbac.authorization.k8s.io", BINDINGS);
 
     /** Kubernetes prints the time in UTC to the second (time.RFC3339). */
     private static String createdAt(JsonNode timestamp) {

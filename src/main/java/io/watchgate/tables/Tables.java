@@ -8,12 +8,13 @@ import io.watchgate.crd.CrdSpec;
 import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.status.ApiException;
 import io.watchgate.store.StoredObject;
-import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Server-side Tables ({@code meta.k8s.io} Table, what kubectl prints) and metadata-only objects
@@ -42,6 +43,8 @@ public class Tables {
     }
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+    /** The built-in types' columns, by group-qualified resource; the rest have Name and Age. */
+    private static final Map<String, List<Column>> BUILT_IN = builtInColumns();
 
     private final Clock clock;
     private final CustomResourceTypes customResources;
@@ -117,12 +120,21 @@ public class Tables {
         return list;
     }
 
+    private static Map<String, List<Column>> builtInColumns() {
+        Map<String, List<Column>> columns = new HashMap<>(CoreColumns.BY_RESOURCE);
+        columns.putAll(RbacColumns.BY_RESOURCE);
+        columns.putAll(CoordinationColumns.BY_RESOURCE);
+        return Map.copyOf(columns);
+    }
+
     private List<Column> columnsOf(ResourceType type) {
-        if (type.group().isEmpty()) {
-            return CoreColumns.BY_RESOURCE.getOrDefault(type.plural(), CoreColumns.DEFAULT);
+        // no custom resource is of a built-in group (theirs are reserved), so its resource names a built-in type
+        List<Column> builtIn = BUILT_IN.get(type.resource());
+        if (builtIn != null) {
+            return builtIn;
         }
-        if (RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type)) {
-            return RbacColumns.BY_RESOURCE.get(type.plural());
+        if (type.group().isEmpty()) {
+            return CoreColumns.DEFAULT;
         }
         List<CrdSpec.PrinterColumn> printerColumns = customResources.versionOf(type)
                 .map(CrdSpec.Version::columns).orElse(List.of());

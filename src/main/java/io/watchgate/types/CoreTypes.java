@@ -74,7 +74,9 @@ final class CoreTypes {
                             Map.entry("reportingComponent", "/reportingComponent"),
                             Map.entry("source", "/source/component"),
                             Map.entry("type", "/type")),
-                    true, Map.of("metadata.ownerReferences", "uid"), ResourceType.ALL_VERBS));
+                    // an event recorder writes an event's next count by PUT, whether or not it is still there
+                    true, Map.of("metadata.ownerReferences", "uid"), ResourceType.ALL_VERBS,
+                    new UpdateStrategy(true, true)));
 
     private CoreTypes() {
     }

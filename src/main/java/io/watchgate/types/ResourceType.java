@@ -13,6 +13,7 @@ import java.util.Set;
  * @param patchMergeKeys for strategic merge patch: JSON paths (dot-separated, from the object's root) of
  *                    lists merged by a key field, mapped to that key; empty for types without a strategy
  * @param verbs       the verbs the type serves, named as discovery names them
+ * @param updates     what a PUT may do beyond replacing an object that exists
  */
 public record ResourceType(
         String group,
@@ -26,11 +27,20 @@ public record ResourceType(
         Map<String, String> fieldLabels,
         boolean strategicMergePatch,
         Map<String, String> patchMergeKeys,
-        Set<String> verbs) {
+        Set<String> verbs,
+        UpdateStrategy updates) {
 
     /** Every verb of a Kubernetes collection. */
     public static final Set<String> ALL_VERBS = Set.of("create", "delete", "deletecollection", "get", "list",
             "patch", "update", "watch");
+
+    /** A type whose PUT only replaces objects that exist, with or without a resourceVersion. */
+    public ResourceType(String group, String version, String kind, String plural, String singular, boolean namespaced,
+            List<String> shortNames, NameRule nameRule, Map<String, String> fieldLabels, boolean strategicMergePatch,
+            Map<String, String> patchMergeKeys, Set<String> verbs) {
+        this(group, version, kind, plural, singular, namespaced, shortNames, nameRule, fieldLabels,
+                strategicMergePatch, patchMergeKeys, verbs, UpdateStrategy.REPLACE);
+    }
 
     /** The apiVersion written into objects: {@code v1} for the core group, {@code group/version} otherwise. */
     public String apiVersion() {

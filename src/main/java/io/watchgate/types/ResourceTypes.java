@@ -22,6 +22,7 @@ public class ResourceTypes {
         register(ApiExtensionsTypes.CUSTOM_RESOURCE_DEFINITIONS);
         RbacTypes.ALL.forEach(this::register);
         ReviewTypes.ALL.forEach(this::register);
+        CoordinationTypes.ALL.forEach(this::register);
     }
 
     public void register(ResourceType type) {
@@ -51,7 +52,7 @@ public class ResourceTypes {
     /** Whether the server defines {@code type} itself, rather than a CustomResourceDefinition. */
     public boolean isBuiltIn(ResourceType type) {
         return CoreTypes.ALL.contains(type) || ApiExtensionsTypes.isCustomResourceDefinitions(type)
-                || RbacTypes.ALL.contains(type) || ReviewTypes.isReview(type);
+                || RbacTypes.ALL.contains(type) || ReviewTypes.isReview(type) || CoordinationTypes.ALL.contains(type);
     }
 
     /**

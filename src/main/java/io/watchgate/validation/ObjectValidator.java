@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.Cause;
 import io.watchgate.status.Causes;
+import io.watchgate.types.CoordinationTypes;
 import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -77,6 +78,9 @@ public class ObjectValidator {
                 .forEach(causes::add);
         if (RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type)) {
             RbacObjectRules.check(type, object, old, causes);
+        }
+        if (CoordinationTypes.ALL.contains(type)) {
+            LeaseRules.check(object, causes);
         }
         causes.countOmitted(budget.omitted());
         if (!causes.isEmpty()) {

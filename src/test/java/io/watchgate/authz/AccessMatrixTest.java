@@ -226,6 +226,28 @@ class AccessMatrixTest {
     }
 
 
+    @Test
+    void aPutThatWouldCreateALeaseNeedsTheRightToCreateItAsWell() {
+        String leases = "/apis/coordination.k8s.io/v1/namespaces/" + a + "/leases";
+        Users.ADMIN.created(roles(a), Rbac.role("lease-updater", Rbac.rule("coordination.k8s.io", "leases",
+                "get,update")));
+        Users.ADMIN.created(roleBindings(a), Rbac.roleBinding("alice-updates-leases", "Role", "lease-updater",
+                "User:alice"));
+        String lease = "{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\",\"metadata\":{\"name\":"
+                + "\"held\"},\"spec\":{\"holderIdentity\":\"alice\"}}";
+        forbidden(Users.ALICE.request().body(lease).put(leases + "/held"), "leases.coordination.k8s.io \"held\" is"
+                + " forbidden: User \"alice\" cannot create resource \"leases\" in API group \"coordination.k8s.io\""
+                + " in the namespace \"" + a + "\"");
+        Users.ALICE.request().get(leases + "/held").then().statusCode(404);
+
+        // once it exists, her right to update it is enough
+        Users.ADMIN.created(leases, lease.replace("alice", "admin"));
+        String version = Users.ALICE.request().get(leases + "/held").then().statusCode(200).extract()
+                .path("metadata.resourceVersion");
+        allowed(Users.ALICE.request().body(lease.replace("\"held\"}", "\"held\",\"resourceVersion\":\""
+                + version + "\"}")).put(leases + "/held"), 200);
+    }
+
     private static void allowed(Response response, int code) {
         assertEquals(code, response.statusCode(), response.asString());
     }

@@ -38,13 +38,15 @@ final class Envelopes {
         return out.toByteArray();
     }
 
-    /** The message of a served type: core v1's or rbac v1's. */
+    /** The message of a served type: a built-in group's. */
     static com.google.protobuf.Descriptors.Descriptor descriptorOf(io.watchgate.types.ResourceType type) {
         com.google.protobuf.Descriptors.FileDescriptor file = switch (type.group()) {
             case "" -> io.kubernetes.client.proto.V1.getDescriptor();
             case "authentication.k8s.io" -> io.kubernetes.client.proto.V1Authentication.getDescriptor();
             case "authorization.k8s.io" -> io.kubernetes.client.proto.V1Authorization.getDescriptor();
-            default -> io.kubernetes.client.proto.V1Rbac.getDescriptor();
+            case "coordination.k8s.io" -> io.kubernetes.client.proto.V1Coordination.getDescriptor();
+            case "rbac.authorization.k8s.io" -> io.kubernetes.client.proto.V1Rbac.getDescriptor();
+            default -> throw new AssertionError("no protobuf messages for the group of " + type);
         };
         return file.findMessageTypeByName(type.kind());
     }
