@@ -11,6 +11,7 @@ import com.google.protobuf.Message;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -272,6 +273,12 @@ final class JsonToProto {
             instant = OffsetDateTime.parse(json.textValue(), DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
         } catch (DateTimeException e) {
             throw new Mismatch(path, "parsing time \"" + json.textValue() + "\" as RFC 3339: " + e.getMessage());
+        }
+        int year = instant.atOffset(ZoneOffset.UTC).getYear();
+        if (year < 0 || year > 9999) {
+            // RFC 3339 has four digits of year, and Go writes no other: such a time could be stored but never read
+            throw new Mismatch(path, "parsing time \"" + json.textValue() + "\" as RFC 3339: year outside of range "
+                    + "[0,9999]");
         }
         DynamicMessage.Builder builder = DynamicMessage.newBuilder(descriptor)
                 .setField(descriptor.findFieldByName("seconds"), instant.getEpochSecond());

@@ -13,9 +13,10 @@ final class MetaTimes {
     static final String TIME_MESSAGE = "k8s.io.apimachinery.pkg.apis.meta.v1.Time";
     static final String MICRO_TIME_MESSAGE = "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime";
 
-    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'")
+    // uuuu, the proleptic year: yyyy (year of era) would write the year 0000 as 0001
+    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'")
             .withZone(ZoneOffset.UTC);
-    static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
+    static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
             .withZone(ZoneOffset.UTC);
 
     private MetaTimes() {

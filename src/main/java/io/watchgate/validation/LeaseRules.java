@@ -15,7 +15,10 @@ import java.util.List;
  */
 final class LeaseRules {
 
-    /** The strategies Kubernetes defines; any other must be a qualified name with a prefix ("example.com/mine"). */
+    /**
+     * The strategies Kubernetes defines; any other must be a qualified name with a prefix ("example.com/mine").
+     * kube names the field {@code spec.strategy.strategy} in its causes (its path gets "strategy" twice): so here.
+     */
     private static final List<String> STRATEGIES = List.of("OldestEmulationVersion");
 
     private LeaseRules() {
@@ -36,12 +39,12 @@ final class LeaseRules {
         if (spec.path("strategy").isTextual()) {
             if (!strategy.contains("/")) {
                 if (!STRATEGIES.contains(strategy)) {
-                    causes.add(Cause.notSupported("spec.strategy", strategy, STRATEGIES));
+                    causes.add(Cause.notSupported("spec.strategy.strategy", strategy, STRATEGIES));
                 }
             } else {
                 String problem = IdentifierSyntax.qualifiedNameProblem(strategy);
                 if (problem != null) {
-                    causes.add(Cause.invalid("spec.strategy", strategy, problem));
+                    causes.add(Cause.invalid("spec.strategy.strategy", strategy, problem));
                 }
             }
         }

@@ -32,7 +32,10 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class Fabric8LeaderElectionTest {
 
-    /** How long a step may take; with the retry period below it takes a fraction of a second. */
+    /**
+     * How long a step may take; with the retry period below it takes a fraction of a second. Shorter than the lease's
+     * duration: a takeover within it came from the release, not from the lease running out.
+     */
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -99,8 +102,8 @@ class Fabric8LeaderElectionTest {
             this.running = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
                     .withName("the-lead")
                     .withLock(new LeaseLock(namespace, "the-lead", identity))
-                    .withLeaseDuration(Duration.ofSeconds(10))
-                    .withRenewDeadline(Duration.ofSeconds(8))
+                    .withLeaseDuration(Duration.ofSeconds(60))
+                    .withRenewDeadline(Duration.ofSeconds(45))
                     .withRetryPeriod(Duration.ofMillis(100))
                     .withReleaseOnCancel(true)
                     .withLeaderCallbacks(new LeaderCallbacks(() -> leading = true, () -> leading = false,

@@ -137,11 +137,11 @@ public final class WatchConnection implements AutoCloseable {
         response.body().close();
     }
 
-    static String type(JsonNode event) {
+    public static String type(JsonNode event) {
         return event.path("type").asText();
     }
 
-    static String name(JsonNode event) {
+    public static String name(JsonNode event) {
         return event.path("object").path("metadata").path("name").asText();
     }
 
