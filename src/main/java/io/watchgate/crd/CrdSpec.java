@@ -11,6 +11,7 @@ import io.watchgate.status.FieldPath;
 import io.watchgate.types.ApiExtensionsTypes;
 import io.watchgate.types.NameRule;
 import io.watchgate.types.ResourceType;
+import io.watchgate.types.UpdateStrategy;
 import io.watchgate.validation.IdentifierSyntax;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -179,11 +180,14 @@ public record CrdSpec(String group, String kind, String plural, String singular,
         return versions.stream().filter(version -> version.name().equals(name)).findFirst();
     }
 
-    /** The served versions as types for the registry. */
+    /**
+     * The served versions as types for the registry. As kube's custom resource strategy: a PUT must name the
+     * resourceVersion it replaces, and creates nothing.
+     */
     public List<ResourceType> servedTypes() {
         return versions.stream().filter(Version::served).map(version -> new ResourceType(group, version.name(),
                 kind, plural, singular, namespaced, shortNames, NameRule.DNS1123_SUBDOMAIN, Map.of(), false,
-                Map.of(), ResourceType.ALL_VERBS)).toList();
+                Map.of(), ResourceType.ALL_VERBS, UpdateStrategy.CONDITIONAL)).toList();
     }
 
     /** The status the server gives a definition it accepted: its names accepted, and established. */

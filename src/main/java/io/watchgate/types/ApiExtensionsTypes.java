@@ -8,7 +8,8 @@ public final class ApiExtensionsTypes {
 
     public static final ResourceType CUSTOM_RESOURCE_DEFINITIONS = new ResourceType("apiextensions.k8s.io", "v1",
             "CustomResourceDefinition", "customresourcedefinitions", "customresourcedefinition", false,
-            List.of("crd", "crds"), NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of(), ResourceType.ALL_VERBS);
+            List.of("crd", "crds"), NameRule.DNS1123_SUBDOMAIN, Map.of(), false, Map.of(), ResourceType.ALL_VERBS,
+            UpdateStrategy.CONDITIONAL);
 
     private ApiExtensionsTypes() {
     }

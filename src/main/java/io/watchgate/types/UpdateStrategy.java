@@ -12,4 +12,7 @@ public record UpdateStrategy(boolean allowCreateOnUpdate, boolean allowUnconditi
 
     /** Most types': a PUT replaces an object that exists, with or without a resourceVersion. */
     public static final UpdateStrategy REPLACE = new UpdateStrategy(false, true);
+
+    /** Custom resources' and their definitions': a PUT replaces an object that exists, at the resourceVersion named. */
+    public static final UpdateStrategy CONDITIONAL = new UpdateStrategy(false, false);
 }

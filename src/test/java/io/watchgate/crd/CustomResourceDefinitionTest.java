@@ -157,15 +157,40 @@ class CustomResourceDefinitionTest {
     @Test
     void versionsComeAndGoWithTheDefinition() {
         String group = "versions.crd.test";
-        given().contentType(ContentType.JSON).body(definition(group, "Cluster", V1)).post(CRDS).then().statusCode(201);
+        String created = given().contentType(ContentType.JSON).body(definition(group, "Cluster", V1)).post(CRDS)
+                .then().statusCode(201).extract().path("metadata.resourceVersion");
         String twoVersions = definition(group, "Cluster", "[{\"name\":\"v1\",\"served\":false,\"storage\":false},"
                 + "{\"name\":\"v2\",\"served\":true,\"storage\":true}]");
-        given().contentType(ContentType.JSON).body(twoVersions).put(CRDS + "/gadgets." + group).then().statusCode(200)
-                .body("status.storedVersions", contains("v1", "v2"));
+        String updated = given().contentType(ContentType.JSON).body(at(twoVersions, created))
+                .put(CRDS + "/gadgets." + group).then().statusCode(200)
+                .body("status.storedVersions", contains("v1", "v2")).extract().path("metadata.resourceVersion");
         given().get("/apis/" + group + "/v2/gadgets").then().statusCode(200);
         given().get("/apis/" + group + "/v1/gadgets").then().statusCode(404);
-        given().contentType(ContentType.JSON).body(definition(group, "Namespaced", V1)).put(CRDS + "/gadgets." + group)
-                .then().statusCode(422);
+        given().contentType(ContentType.JSON).body(at(definition(group, "Namespaced", V1), updated))
+                .put(CRDS + "/gadgets." + group).then().statusCode(422)
+                .body("message", containsString("scope and plural name cannot be changed"));
+    }
+
+    @Test
+    void aPutOfADefinitionOrOfAnObjectOfItMustNameTheResourceVersionItReplaces() {
+        String group = "conditional.crd.test";
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", V1)).post(CRDS).then().statusCode(201);
+        given().contentType(ContentType.JSON).body(definition(group, "Cluster", V1)).put(CRDS + "/gadgets." + group)
+                .then().statusCode(422).body("message", equalTo("customresourcedefinitions.apiextensions.k8s.io "
+                        + "\"gadgets." + group + "\" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be "
+                        + "specified for an update"));
+        String gadgets = "/apis/" + group + "/v1/gadgets";
+        given().contentType(ContentType.JSON).body(gadget(group, "g")).post(gadgets).then().statusCode(201);
+        given().contentType(ContentType.JSON).body(gadget(group, "g")).put(gadgets + "/g").then().statusCode(422)
+                .body("message", equalTo("gadgets." + group + " \"g\" is invalid: metadata.resourceVersion: "
+                        + "Invalid value: 0x0: must be specified for an update"));
+        // and a PUT creates no custom resource (kube's strategy does not create on update)
+        given().contentType(ContentType.JSON).body(gadget(group, "new")).put(gadgets + "/new").then().statusCode(404);
+    }
+
+    /** {@code body} naming the resourceVersion it replaces. */
+    private static String at(String body, String resourceVersion) {
+        return body.replaceFirst("\"metadata\":\\{", "\"metadata\":{\"resourceVersion\":\"" + resourceVersion + "\",");
     }
 
     @Test
@@ -493,8 +518,8 @@ class CustomResourceDefinitionTest {
                 + "\"spec\":{\"size\":3}}";
         String version = given().contentType(ContentType.JSON).body(body).post(gadgets).then().statusCode(201)
                 .extract().path("metadata.resourceVersion");
-        given().contentType(ContentType.JSON).body(body.replace("\"size\":3", "\"size\":3,\"undeclared\":1"))
-                .put(gadgets + "/p").then().statusCode(200)
+        given().contentType(ContentType.JSON).body(at(body.replace("\"size\":3", "\"size\":3,\"undeclared\":1"),
+                version)).put(gadgets + "/p").then().statusCode(200)
                 .body("metadata.resourceVersion", equalTo(version))
                 .body("metadata.generation", equalTo(1));
     }

@@ -12,6 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -57,9 +59,13 @@ class LargeWritesIT {
                 List<Future<List<Integer>>> each = new ArrayList<>();
                 for (int w = 0; w < WRITERS; w++) {
                     String name = "blob-" + w;
-                    each.add(writers.submit(() -> List.of(
-                            admitted(refused, () -> post(BLOBS, blob(name, 0))),
-                            admitted(refused, () -> put(BLOBS + "/" + name, blob(name, 1))))));
+                    each.add(writers.submit(() -> {
+                        HttpResponse<byte[]> created = Hostile.admitted(() -> post(BLOBS, blob(name, 0, null)), 120,
+                                refused);
+                        // a custom resource is replaced at the resourceVersion the writer read, as kube requires
+                        return List.of(created.statusCode(), admitted(refused, () -> put(BLOBS + "/" + name,
+                                blob(name, 1, resourceVersionOf(created)))));
+                    }));
                 }
                 List<Integer> codes = new ArrayList<>();
                 for (Future<List<Integer>> writer : each) {
@@ -84,14 +90,24 @@ class LargeWritesIT {
         return Hostile.admitted(write, 120, refused).statusCode();
     }
 
-    private static String blob(String name, int round) {
+    /** @param resourceVersion the version it replaces, or null for a create */
+    private static String blob(String name, int round, String resourceVersion) {
         StringBuilder body = new StringBuilder(3_000_000).append("{\"apiVersion\":\"blobs.hostile.test/v1\",\"kind\":")
-                .append("\"Blobs\",\"metadata\":{\"name\":\"").append(name).append("\"},\"spec\":{\"round\":")
-                .append(round);
+                .append("\"Blobs\",\"metadata\":{\"name\":\"").append(name).append("\"")
+                .append(resourceVersion == null ? "" : ",\"resourceVersion\":\"" + resourceVersion + "\"")
+                .append("},\"spec\":{\"round\":").append(round);
         for (int i = 0; i < FIELDS; i++) {
             body.append(",\"f").append(i).append("\":").append(i);
         }
         return body.append("}}").toString();
+    }
+
+    /** The resourceVersion in a created object's metadata, which comes before its megabytes of spec. */
+    private static String resourceVersionOf(HttpResponse<byte[]> created) {
+        String head = new String(created.body(), 0, Math.min(created.body().length, 4096), StandardCharsets.UTF_8);
+        Matcher version = Pattern.compile("\"resourceVersion\":\"(\\d+)\"").matcher(head);
+        assertTrue(version.find(), "a resourceVersion in " + head);
+        return version.group(1);
     }
 
     private static HttpResponse<byte[]> post(String path, String body) throws Exception {
