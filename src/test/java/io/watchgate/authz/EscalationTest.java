@@ -40,13 +40,16 @@ class EscalationTest {
     }
 
     @Test
-    void aRoleGrantingMoreIsRefusedWhetherCreatedReplacedOrPatched() {
+    void aRoleGrantingMoreIsRefusedWhetherCreatedPutReplacedOrPatched() {
         String more = "roles.rbac.authorization.k8s.io \"reader\" is forbidden: user \"bob\" (groups=[\"ops\" \"devs\""
                 + " \"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n"
                 + "{APIGroups:[\"\"], Resources:[\"configmaps\"], Verbs:[\"delete\"]}";
         Response create = Users.BOB.request().body(Rbac.role("reader", Rbac.rule("", "configmaps", "get,delete")))
                 .post(RBAC + namespace + "/roles");
         forbidden(create, more);
+        // a PUT that would create it is a create, checked as one
+        forbidden(Users.BOB.request().body(Rbac.role("reader", Rbac.rule("", "configmaps", "get,delete")))
+                .put(RBAC + namespace + "/roles/reader"), more);
         Users.BOB.created(RBAC + namespace + "/roles", Rbac.role("reader", Rbac.rule("", "configmaps", "get")));
         forbidden(Users.BOB.request().body(Rbac.role("reader", Rbac.rule("", "configmaps", "get,delete")))
                 .put(RBAC + namespace + "/roles/reader"), more);

@@ -49,6 +49,19 @@ class RbacValidationTest {
     }
 
     @Test
+    void aPutCreatesARoleThatIsNotThereYetAndIsValidatedAsACreate() {
+        String namespace = Api.newNamespace("rbac-put");
+        String role = object("Role", "put-made", "\"rules\":[{\"verbs\":[\"get\"],\"apiGroups\":[\"\"],"
+                + "\"resources\":[\"configmaps\"]}]");
+        Rbac.put(Rbac.roles(namespace) + "/put-made", role).then().statusCode(201);
+        Rbac.put(Rbac.roles(namespace) + "/put-made", role.replace("\"get\"", "\"get\",\"list\"")).then()
+                .statusCode(200).body("rules[0].verbs", contains("get", "list"));
+        Rbac.put(Rbac.roles(namespace) + "/put-invalid", object("Role", "put-invalid", "\"rules\":[{}]"))
+                .then().statusCode(422);
+        given().get(Rbac.roles(namespace) + "/put-invalid").then().statusCode(404);
+    }
+
+    @Test
     void aClusterRoleMayNameNonResourceUrls() {
         post(Rbac.CLUSTER_ROLES, object("ClusterRole", "test:health-reader",
                 "\"rules\":[{\"verbs\":[\"get\"],\"nonResourceURLs\":[\"/healthz\"]}]"))
