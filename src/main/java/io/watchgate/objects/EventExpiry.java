@@ -69,15 +69,7 @@ public class EventExpiry {
         }
         registration = store.addCommitListener(this::committed); // before the scan: no write falls between
         long started = clock.millis();
-        ObjectKey after = null;
-        do {
-            Scan scan = store.scan(KeyRange.allOf(events), store.currentRevision(), after, SCAN_STEP, stored -> true);
-            for (StoredObject stored : scan.matches()) {
-                due.putIfAbsent(stored.key(), new Due(stored.revision(),
-                        Math.min(started, lastWrittenMillis(stored.tree())) + ttlMillis));
-            }
-            after = scan.lastExamined();
-        } while (after != null);
+        sweeper.execute(() -> timeStoredEvents(started)); // on the sweeper's thread, not in the server's start
         // at a hundredth of the TTL (so an hour's events stay 36 s over at most), at least every second
         long period = Math.max(1000, Math.min(ttlMillis / 100, 60_000));
         sweeper.scheduleWithFixedDelay(() -> {
@@ -88,6 +80,25 @@ public class EventExpiry {
                 LOG.warnf(e, "expiring events failed; trying again in %d ms", period);
             }
         }, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** The events stored before the start, timed from the newest time each carries, and never from after the start. */
+    private void timeStoredEvents(long started) {
+        ObjectKey after = null;
+        try {
+            do {
+                Scan scan = store.scan(KeyRange.allOf(events), store.currentRevision(), after, SCAN_STEP,
+                        stored -> true);
+                for (StoredObject stored : scan.matches()) {
+                    due.putIfAbsent(stored.key(), new Due(stored.revision(),
+                            Math.min(started, lastWrittenMillis(stored.tree())) + ttlMillis));
+                }
+                after = scan.lastExamined();
+            } while (after != null);
+        } catch (RuntimeException e) {
+            // those not timed yet stay until deleted or written again: said, not hidden
+            LOG.warnf(e, "could not time the events stored before the start, after %s", after);
+        }
     }
 
     void stop(@Observes ShutdownEvent event) {

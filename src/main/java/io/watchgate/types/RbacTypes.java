@@ -29,7 +29,7 @@ public final class RbacTypes {
 
     private static ResourceType type(String kind, String plural, String singular, boolean namespaced) {
         // kube-apiserver names RBAC objects by path segment rules ("system:aggregate-to-admin"), and its RBAC
-        // strategies let a PUT create a role or a binding (what `kubectl auth reconcile` relies on)
+        // strategies let a PUT create a role or a binding
         return new ResourceType(GROUP, "v1", kind, plural, singular, namespaced, List.of(),
                 NameRule.PATH_SEGMENT, Map.of(), true, Map.of("metadata.ownerReferences", "uid"),
                 ResourceType.ALL_VERBS, new UpdateStrategy(true, true));
