@@ -246,7 +246,7 @@ public class ResourceVerbs {
     Uni<Response> delete(Target target, String name, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("delete");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
-        DeleteOptions options = deleteOptions(uri, headers, body);
+        DeleteOptions options = deleteOptions(target, uri, headers, body);
         return answerOnWorker(deletions.delete(target.type(), namespaceOrEmpty(target), name, options),
                 deleted -> bodies.written(target.type(), 200, deleted, representation));
     }
@@ -255,23 +255,23 @@ public class ResourceVerbs {
     Uni<Response> deleteCollection(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
         target.allowing("deletecollection");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
-        DeleteOptions options = deleteOptions(uri, headers, body);
+        DeleteOptions options = deleteOptions(target, uri, headers, body);
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         Selection selection = Selection.parse(target.type(), query.getFirst("labelSelector"),
                 query.getFirst("fieldSelector"));
         return answerOnWorker(deletions.deleteCollection(target.type(), target.namespace(), selection,
-                options.dryRun()), deleted -> bodies.list(deleted, representation, Tables.IncludeObject.OBJECT));
+                options), deleted -> bodies.list(deleted, representation, Tables.IncludeObject.OBJECT));
     }
 
     /** DeleteOptions from the body when one is sent, else from the query (Kubernetes reads one or the other). */
-    private DeleteOptions deleteOptions(UriInfo uri, HttpHeaders headers, InputStream body) {
+    private DeleteOptions deleteOptions(Target target, UriInfo uri, HttpHeaders headers, InputStream body) {
         byte[] bytes = requests.read(body);
         if (bytes.length > 0) {
-            return DeleteOptions.fromBody(requests.options(headers, bytes));
+            return DeleteOptions.fromBody(requests.options(headers, bytes), target.type().apiVersion());
         }
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         return DeleteOptions.fromQuery(query.get("dryRun"), query.getFirst("propagationPolicy"),
-                query.getFirst("gracePeriodSeconds"));
+                query.getFirst("orphanDependents"), query.getFirst("gracePeriodSeconds"));
     }
 
     /**

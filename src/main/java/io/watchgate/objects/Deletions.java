@@ -1,5 +1,6 @@
 package io.watchgate.objects;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.watchgate.crd.CrdSpec;
@@ -17,6 +18,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -37,6 +39,8 @@ import org.jboss.logging.Logger;
 public class Deletions {
 
     private static final Logger LOG = Logger.getLogger(Deletions.class);
+    /** As kube-apiserver's namespace admission: the server's own namespaces stay. */
+    private static final Set<String> PROTECTED_NAMESPACES = Set.of("default", "kube-system");
 
     private final Store store;
     private final NamespaceLifecycle namespaces;
@@ -59,7 +63,7 @@ public class Deletions {
     public CompletableFuture<StoredObject> delete(ResourceType type, String namespace, String name,
             DeleteOptions options) {
         ObjectKey key = ObjectReads.key(type, namespace, name);
-        if (isNamespaces(type) && name.equals("default")) {
+        if (isNamespaces(type) && PROTECTED_NAMESPACES.contains(name)) {
             throw ApiException.forbidden("", "namespaces", name, "this namespace may not be deleted");
         }
         return Contention.retry(store, type.group(), type.resource(), name, () -> {
@@ -74,7 +78,8 @@ public class Deletions {
             if (ApiExtensionsTypes.isCustomResourceDefinitions(type) && !options.dryRun()) {
                 return deleteDefinition(current);
             }
-            return deleteOrMark(current, options.dryRun());
+            return deleteOrMark(current, Finalization.afterDeletion(type, current.tree(), options.propagation()),
+                    options.dryRun());
         });
     }
 
@@ -85,17 +90,17 @@ public class Deletions {
      * @return what was deleted, once the last deletion counts
      */
     public CompletableFuture<ListResult> deleteCollection(ResourceType type, String namespace, Selection selection,
-            boolean dryRun) {
+            DeleteOptions options) {
         KeyRange range = new KeyRange(type.resource(), type.namespaced() ? namespace : null);
         List<StoredObject> matching = store.list(range, store.currentRevision(), null, Integer.MAX_VALUE,
                 object -> selection.matches(object.tree()), false).items();
         List<StoredObject> deleted = new ArrayList<>(); // added to by one step at a time, each after the one before
         return InOrder.forEach(matching.iterator(), object -> {
-            if (isNamespaces(type) && object.key().name().equals("default")) {
+            if (isNamespaces(type) && PROTECTED_NAMESPACES.contains(object.key().name())) {
                 return CompletableFuture.completedFuture(null);
             }
             return attempt(() -> delete(type, object.key().namespace(), object.key().name(),
-                    new DeleteOptions(null, null, dryRun))).handle((result, failure) -> {
+                    new DeleteOptions(null, null, options.dryRun(), options.propagation()))).handle((result, failure) -> {
                         if (failure == null) {
                             deleted.add(result);
                         } else if (!(InOrder.unwrapped(failure) instanceof ApiException e && e.code() == 404)) {
@@ -127,14 +132,29 @@ public class Deletions {
         });
     }
 
-    /** @throws StoreException.RevisionConflict or KeyNotFound when {@code current} is no longer the newest */
-    private CompletableFuture<StoredObject> deleteOrMark(StoredObject current, boolean dryRun) {
-        if (Finalization.hasFinalizers(current.tree())) {
-            if (Finalization.isTerminating(current.tree())) {
+    /**
+     * Deletes {@code current}, or marks it deleted when finalizers hold it: its own, or the one the garbage
+     * collector needs to orphan its dependents or delete them first. A second deletion of an object marked already
+     * may change the collector's finalizer (Background to Foreground, say) or, taking it away, delete it.
+     *
+     * @throws StoreException.RevisionConflict or KeyNotFound when {@code current} is no longer the newest
+     */
+    private CompletableFuture<StoredObject> deleteOrMark(StoredObject current, List<String> finalizers,
+            boolean dryRun) {
+        boolean terminating = Finalization.isTerminating(current.tree());
+        if (!finalizers.isEmpty()) {
+            if (terminating && finalizers.equals(Finalization.finalizers(current.tree()))) {
                 return store.counted(current); // nothing to write, but what it shows may still be on its way to the disk
             }
             ObjectNode marked = current.tree().deepCopy();
-            Finalization.markDeleted(marked, clock.instant());
+            Finalization.setFinalizers(marked, finalizers);
+            if (!terminating) {
+                Finalization.markDeleted(marked, clock.instant());
+                JsonNode generation = marked.path("metadata").path("generation");
+                if (generation.asLong(0) > 0) {
+                    marked.withObject("/metadata").put("generation", generation.asLong() + 1);
+                }
+            }
             return dryRun ? CompletableFuture.completedFuture(DryRun.of(current.key(), marked))
                     : store.submit(Mutation.update(current.key(), marked, current.revision()))
                             .thenApply(ChangeEvent::object);
@@ -144,6 +164,29 @@ public class Deletions {
         }
         return store.submit(Mutation.delete(current.key(), current.revision())).thenComposeAsync(
                 deleted -> removed(deleted.object()).thenApply(done -> deleted.object()), workers);
+    }
+
+    /**
+     * Takes {@code finalizer} off the object at {@code key}, as the one that set it does once its work is done; the
+     * object goes if it was being deleted and nothing else holds it. Retried while the object changes under it.
+     *
+     * @return the object as written or deleted, or null when it is gone or no longer carries the finalizer
+     */
+    public CompletableFuture<StoredObject> removeFinalizer(ObjectKey key, String finalizer) {
+        return Contention.retry(store, group(key), key.resource(), key.name(), () -> {
+            StoredObject current = store.latest(key);
+            if (current == null || !Finalization.finalizers(current.tree()).contains(finalizer)) {
+                return CompletableFuture.completedFuture(null);
+            }
+            ObjectNode updated = current.tree().deepCopy();
+            List<String> remaining = Finalization.finalizers(updated);
+            remaining.remove(finalizer);
+            Finalization.setFinalizers(updated, remaining);
+            if (remaining.isEmpty() && Finalization.isTerminating(updated)) {
+                return deleteOrMark(current, remaining, false);
+            }
+            return store.submit(Mutation.update(key, updated, current.revision())).thenApply(ChangeEvent::object);
+        });
     }
 
     /**
@@ -193,7 +236,7 @@ public class Deletions {
                 return CompletableFuture.completedFuture(null);
             }
             if (Finalization.hasFinalizers(current.tree())) {
-                return deleteOrMark(current, false).thenApply(marked -> marked);
+                return deleteOrMark(current, Finalization.finalizers(current.tree()), false).thenApply(marked -> marked);
             }
             return store.submit(Mutation.delete(current.key(), current.revision())).thenApply(deleted -> deleted);
         });

@@ -47,6 +47,54 @@ final class Finalization {
         }
     }
 
+    /**
+     * The finalizers a deletion leaves on {@code object}: its own, with the garbage collector's one chosen as
+     * kube's store chooses it. The request's policy first, else the one the object carries already, else its
+     * type's default; Orphan holds it with {@code orphan}, Foreground with {@code foregroundDeletion}, Background
+     * with neither. A type the collector ignores gets neither.
+     */
+    static List<String> afterDeletion(ResourceType type, ObjectNode object, Propagation requested) {
+        List<String> kept = new ArrayList<>();
+        Propagation carried = null;
+        for (JsonNode finalizer : object.path("metadata").path("finalizers")) {
+            String name = finalizer.asText();
+            if (name.equals(Propagation.ORPHAN_FINALIZER)) {
+                carried = carried == null ? Propagation.ORPHAN : carried;
+            } else if (name.equals(Propagation.FOREGROUND_FINALIZER)) {
+                carried = carried == null ? Propagation.FOREGROUND : carried;
+            } else {
+                kept.add(name);
+            }
+        }
+        Propagation byDefault = Propagation.defaultFor(type);
+        if (byDefault == null) {
+            return finalizers(object); // not the collector's: its finalizers stay as they are
+        }
+        Propagation chosen = requested != null ? requested : carried != null ? carried : byDefault;
+        if (chosen == Propagation.ORPHAN) {
+            kept.add(Propagation.ORPHAN_FINALIZER);
+        } else if (chosen == Propagation.FOREGROUND) {
+            kept.add(Propagation.FOREGROUND_FINALIZER);
+        }
+        return kept;
+    }
+
+    static List<String> finalizers(ObjectNode object) {
+        List<String> names = new ArrayList<>();
+        object.path("metadata").path("finalizers").forEach(f -> names.add(f.asText()));
+        return names;
+    }
+
+    static void setFinalizers(ObjectNode object, List<String> finalizers) {
+        ObjectNode metadata = object.withObject("/metadata");
+        if (finalizers.isEmpty()) {
+            metadata.remove("finalizers");
+        } else {
+            metadata.putArray("finalizers").addAll(finalizers.stream()
+                    .map(com.fasterxml.jackson.databind.node.TextNode::valueOf).toList());
+        }
+    }
+
     static void markDeleted(ObjectNode object, Instant now) {
         ObjectNode metadata = object.withObject("/metadata");
         metadata.put("deletionTimestamp", ServerFields.timestamp(now));

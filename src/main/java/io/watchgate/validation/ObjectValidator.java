@@ -71,7 +71,8 @@ public class ObjectValidator {
         } else {
             violations = validatorFor(metadata, 0, budget).validate(new ObjectView(metadata), groups);
         }
-        checkOwnerReferences(type, object.path("metadata"), causes);
+        checkOwnerReferences(type, object.path("metadata"));
+        OwnershipRules.check(object.path("metadata"), causes);
         violations.stream()
                 .map(ObjectValidator::causeOf)
                 .sorted(Comparator.comparing(Cause::field))
@@ -134,8 +135,8 @@ public class ObjectValidator {
         return list;
     }
 
-    /** Each owner reference is an object naming its owner by apiVersion, kind, name and uid. */
-    private static void checkOwnerReferences(ResourceType type, JsonNode metadata, Causes causes) {
+    /** The owner references decode as a list of objects; what they say, OwnershipRules checks. */
+    private static void checkOwnerReferences(ResourceType type, JsonNode metadata) {
         JsonNode references = metadata.path("ownerReferences");
         if (references.isMissingNode() || references.isNull()) {
             return;
@@ -147,12 +148,6 @@ public class ObjectValidator {
             JsonNode reference = references.get(i);
             if (!reference.isObject()) {
                 throw cannotDecode(type, "ownerReferences", "v1.OwnerReference", reference);
-            }
-            for (String required : new String[] { "apiVersion", "kind", "name", "uid" }) {
-                if ((!reference.path(required).isTextual() || reference.path(required).textValue().isEmpty())
-                        && causes.accept()) {
-                    causes.add(Cause.required("metadata.ownerReferences[" + i + "]." + required, ""));
-                }
             }
         }
     }

@@ -1,0 +1,52 @@
+package io.watchgate.objects;
+
+import io.watchgate.types.ResourceType;
+
+/**
+ * How a deletion treats the objects that name the deleted one as their owner, as DeleteOptions'
+ * {@code propagationPolicy} says it: left in place without that reference (Orphan), deleted afterwards by the
+ * garbage collector (Background), or deleted first, the owner waiting for those that block it (Foreground).
+ */
+public enum Propagation {
+    ORPHAN("Orphan"),
+    BACKGROUND("Background"),
+    FOREGROUND("Foreground");
+
+    /** The finalizer that holds an owner until its dependents are orphaned. */
+    public static final String ORPHAN_FINALIZER = "orphan";
+    /** The finalizer that holds an owner until its blocking dependents are gone. */
+    public static final String FOREGROUND_FINALIZER = "foregroundDeletion";
+
+    private final String policy;
+
+    Propagation(String policy) {
+        this.policy = policy;
+    }
+
+    /** The name the API gives it. */
+    public String policy() {
+        return policy;
+    }
+
+    /**
+     * What a deletion of {@code type}'s objects does when neither the request nor the object says: Background,
+     * as for most types; null for core Events, which the collector leaves alone and which take no finalizer of
+     * its. (kube's ReplicationControllers and batch/v1 Jobs orphan by default; watchgate serves neither yet.)
+     */
+    static Propagation defaultFor(ResourceType type) {
+        if (type.group().isEmpty() && type.plural().equals("events")) {
+            return null;
+        }
+        return BACKGROUND;
+    }
+
+    /** The policy named {@code policy}, or null when it names none. */
+    static Propagation named(String policy) {
+        for (Propagation propagation : values()) {
+            if (propagation.policy.equals(policy)) {
+                return propagation;
+            }
+        }
+        return null;
+    }
+}
