@@ -1,57 +1,72 @@
 package io.watchgate.garbagecollector;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.objects.DeleteOptions;
 import io.watchgate.objects.Deletions;
+import io.watchgate.objects.OwnerReferenceEdits;
 import io.watchgate.objects.Propagation;
-import io.watchgate.store.ChangeEvent;
-import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
 import io.watchgate.types.ResourceType;
-import io.watchgate.types.ResourceTypes;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * What the collector does about one piece of work, judged from the newest state of the store, as
  * kube-controller-manager's collector judges it from live reads: every decision is taken again from scratch each
  * time, so work interrupted (a failed write, a restart, another replica taking over) is simply judged again.
+ * Runs on the collector's thread.
  */
 final class CollectorActions {
 
     private final Store store;
     private final Deletions deletions;
-    private final ResourceTypes types;
+    private final OwnerReferenceEdits edits;
+    private final KindIndex kinds;
     private final OwnerLookup owners;
     private final OwnerGraph graph;
     private final CollectorWrites writes;
     private final Consumer<Work> enqueue;
+    private final Consumer<Work> later;
+    private final Predicate<OwnerId> deletingDependents;
 
-    CollectorActions(Store store, Deletions deletions, ResourceTypes types, OwnerGraph graph, CollectorWrites writes,
-            Consumer<Work> enqueue) {
+    /**
+     * @param enqueue            adds work, from the collector's thread
+     * @param later              adds work from any thread (a write's completion)
+     * @param deletingDependents whether an owner is in a foreground deletion
+     */
+    CollectorActions(Store store, Deletions deletions, OwnerReferenceEdits edits, KindIndex kinds, OwnerGraph graph,
+            CollectorWrites writes, Consumer<Work> enqueue, Consumer<Work> later,
+            Predicate<OwnerId> deletingDependents) {
         this.store = store;
         this.deletions = deletions;
-        this.types = types;
-        this.owners = new OwnerLookup(types, store);
+        this.edits = edits;
+        this.kinds = kinds;
+        this.owners = new OwnerLookup(kinds, store);
         this.graph = graph;
         this.writes = writes;
         this.enqueue = enqueue;
+        this.later = later;
+        this.deletingDependents = deletingDependents;
     }
 
     void judge(Work work) throws InterruptedException {
-        if (work instanceof Work.Dependent dependent) {
-            dependent(dependent);
-        } else if (work instanceof Work.OrphaningOwner owner) {
-            orphaning(owner);
-        } else if (work instanceof Work.ForegroundOwner owner) {
-            foreground(owner);
+        boolean settled;
+        if (work instanceof Work.Dependent) {
+            settled = dependent(work);
+        } else if (work instanceof Work.OrphaningOwner) {
+            settled = orphaning(work);
+        } else if (work instanceof Work.ForegroundOwner) {
+            settled = foregroundOwner(work);
+        } else {
+            settled = foregroundCheck(work);
+        }
+        if (settled) {
+            writes.settled(work);
         }
     }
 
@@ -59,117 +74,125 @@ final class CollectorActions {
      * A dependent stays while one owner holds it, losing its references to owners gone or waiting for it; with none
      * left it is deleted: in the foreground when an owner waits and it has dependents of its own (they go first),
      * else as its own finalizer or its type says (Background).
+     *
+     * @return whether nothing more is to be done for it (no write started, nothing put off)
      */
-    private void dependent(Work.Dependent work) throws InterruptedException {
+    private boolean dependent(Work work) throws InterruptedException {
         StoredObject dependent = store.latest(work.key());
         if (dependent == null || Lifecycle.isTerminating(dependent)) {
-            return; // gone, or going: a foreground owner waits for its DELETED event
+            return true; // gone, or going: a foreground owner waits for its DELETED event
         }
         List<OwnerReference> references = OwnerReference.of(dependent.tree());
-        if (references.isEmpty()) {
-            return;
-        }
         boolean held = false;
         boolean waited = false;
-        List<String> letGo = new ArrayList<>();
+        Set<String> letGo = new TreeSet<>();
         for (OwnerReference reference : references) {
             switch (owners.stateOf(reference, work.key())) {
-                case SOLID, UNRESOLVABLE -> held = true;
+                case SOLID -> held = true;
                 case WAITING -> {
                     waited = true;
                     letGo.add(reference.uid());
                 }
                 case DANGLING -> letGo.add(reference.uid());
+                case OUT_OF_SCOPE -> {
+                    return true; // never collected, as kube's collector never collects it
+                }
+                case UNKNOWN_KIND -> {
+                    writes.retryLater(work, "an owner's kind " + reference.apiVersion() + "/" + reference.kind()
+                            + " is not served");
+                    return false;
+                }
             }
+        }
+        if (references.isEmpty() || (held && letGo.isEmpty())) {
+            return true;
         }
         if (held) {
-            if (!letGo.isEmpty()) {
-                writes.start(work, () -> dropReferences(dependent, Set.copyOf(letGo)), () -> { });
-            }
-            return;
+            writes.start(work, () -> edits.drop(work.key(), letGo), () -> { });
+            return false;
         }
-        Propagation propagation = waited && graph.hasDependents(OwnerLookup.uidOf(dependent)) ? Propagation.FOREGROUND
-                : null; // null: its own finalizer's policy, else its type's default
-        ResourceType type = typeOf(work.key());
+        OwnerId self = new OwnerId(OwnerLookup.uidOf(dependent), work.key());
+        boolean cascade = waited && graph.hasDependents(self);
+        if (cascade && waitsOnItsDependents(self) && blocksAnOwner(references)) {
+            // owners and dependents waiting on each other (a cycle): it stops blocking its owners first, as kube's
+            // collector does, so that they need not wait for it
+            writes.start(work, () -> edits.unblock(work.key()), () -> later.accept(work));
+            return false;
+        }
+        ResourceType type = kinds.resource(work.key().resource());
         if (type == null) {
-            return; // its type went with its definition, and the definition's deletion takes the object
+            return true; // its type went with its definition, whose deletion takes the object
         }
-        DeleteOptions options = new DeleteOptions(OwnerLookup.uidOf(dependent), Long.toString(dependent.revision()),
-                false, propagation);
+        DeleteOptions options = new DeleteOptions(self.uid(), Long.toString(dependent.revision()), false,
+                cascade ? Propagation.FOREGROUND : null); // null: its own finalizer's policy, else its type's
         writes.start(work, () -> deletions.delete(type, work.key().namespace(), work.key().name(), options), () -> { });
+        return false;
+    }
+
+    /** Whether one of the object's own dependents is itself in a foreground deletion. */
+    private boolean waitsOnItsDependents(OwnerId self) {
+        for (ObjectKey key : graph.dependentsOf(self)) {
+            String uid = graph.uidOf(key);
+            if (uid != null && deletingDependents.test(new OwnerId(uid, key))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean blocksAnOwner(List<OwnerReference> references) {
+        return references.stream().anyMatch(OwnerReference::blockOwnerDeletion);
     }
 
     /** Each dependent lets go of the owner; once none names it, the owner's {@code orphan} finalizer goes. */
-    private void orphaning(Work.OrphaningOwner work) throws InterruptedException {
+    private boolean orphaning(Work work) throws InterruptedException {
         StoredObject owner = store.latest(work.key());
         if (owner == null || !Lifecycle.isTerminating(owner) || !Lifecycle.hasFinalizer(owner, Lifecycle.ORPHAN)) {
-            return;
+            return true;
         }
-        String uid = OwnerLookup.uidOf(owner);
-        List<StoredObject> naming = namingOwner(uid);
+        OwnerId self = new OwnerId(OwnerLookup.uidOf(owner), work.key());
+        List<ObjectKey> naming = graph.dependentsOf(self);
         if (naming.isEmpty()) {
             writes.start(work, () -> deletions.removeFinalizer(work.key(), Lifecycle.ORPHAN), () -> { });
-            return;
+            return false;
         }
-        for (StoredObject dependent : naming) {
-            // once each has let go, the owner is judged again: then none names it
-            writes.start(work, () -> dropReferences(dependent, Set.of(uid)), () -> enqueue.accept(work));
+        AtomicInteger left = new AtomicInteger(naming.size());
+        for (ObjectKey dependent : naming) {
+            // once every one has let go, the owner is judged again: then none names it
+            writes.start(work, () -> edits.drop(dependent, Set.of(self.uid())), () -> {
+                if (left.decrementAndGet() == 0) {
+                    later.accept(work);
+                }
+            });
         }
+        return false;
     }
 
-    /**
-     * Every dependent is judged (each one no other owner holds goes); the owner's {@code foregroundDeletion}
-     * finalizer goes once no dependent that blocks its deletion is left, its DELETED event counted.
-     */
-    private void foreground(Work.ForegroundOwner work) throws InterruptedException {
-        StoredObject owner = store.latest(work.key());
-        if (owner == null || !Lifecycle.isTerminating(owner) || !Lifecycle.hasFinalizer(owner, Lifecycle.FOREGROUND)) {
-            return;
+    /** An owner's foreground deletion begins: each of its dependents is judged, then whether it may go. */
+    private boolean foregroundOwner(Work work) throws InterruptedException {
+        StoredObject owner = foregroundDeleting(work.key());
+        if (owner == null) {
+            return true;
         }
-        String uid = OwnerLookup.uidOf(owner);
-        boolean blocked = false;
-        for (StoredObject dependent : namingOwner(uid)) {
-            for (OwnerReference reference : OwnerReference.of(dependent.tree())) {
-                blocked |= reference.uid().equals(uid) && reference.blockOwnerDeletion();
-            }
-            enqueue.accept(new Work.Dependent(dependent.key()));
+        for (ObjectKey dependent : graph.dependentsOf(new OwnerId(OwnerLookup.uidOf(owner), work.key()))) {
+            enqueue.accept(new Work.Dependent(dependent));
         }
-        if (!blocked) {
-            writes.start(work, () -> deletions.removeFinalizer(work.key(), Lifecycle.FOREGROUND), () -> { });
-        }
+        return foregroundCheck(work);
     }
 
-    /** The dependents, as stored now, that still name {@code owner}. */
-    private List<StoredObject> namingOwner(String owner) {
-        List<StoredObject> naming = new ArrayList<>();
-        for (ObjectKey key : graph.dependentsOf(owner)) {
-            StoredObject dependent = store.latest(key);
-            if (dependent != null && OwnerReference.of(dependent.tree()).stream().anyMatch(r -> r.uid().equals(owner))) {
-                naming.add(dependent);
-            }
+    /** An owner in a foreground deletion goes once no dependent that is still there blocks it. */
+    private boolean foregroundCheck(Work work) throws InterruptedException {
+        StoredObject owner = foregroundDeleting(work.key());
+        if (owner == null || graph.blocked(new OwnerId(OwnerLookup.uidOf(owner), work.key()))) {
+            return true; // the last blocking dependent to go wakes it
         }
-        return naming;
+        writes.start(work, () -> deletions.removeFinalizer(work.key(), Lifecycle.FOREGROUND), () -> { });
+        return false;
     }
 
-    /** Takes the references to {@code uids} off {@code dependent}, at the revision judged. */
-    private CompletableFuture<ChangeEvent> dropReferences(StoredObject dependent, Set<String> uids) {
-        ObjectNode updated = dependent.tree().deepCopy();
-        ObjectNode metadata = updated.withObject("/metadata");
-        ArrayNode kept = metadata.arrayNode();
-        for (JsonNode reference : metadata.path("ownerReferences")) {
-            if (!uids.contains(reference.path("uid").asText(""))) {
-                kept.add(reference);
-            }
-        }
-        if (kept.isEmpty()) {
-            metadata.remove("ownerReferences");
-        } else {
-            metadata.set("ownerReferences", kept);
-        }
-        return store.submit(Mutation.update(dependent.key(), updated, dependent.revision()));
-    }
-
-    private ResourceType typeOf(ObjectKey key) {
-        return types.all().stream().filter(type -> type.resource().equals(key.resource())).findFirst().orElse(null);
+    private StoredObject foregroundDeleting(ObjectKey key) {
+        StoredObject owner = store.latest(key);
+        return owner != null && Lifecycle.isTerminating(owner) && Lifecycle.hasFinalizer(owner, Lifecycle.FOREGROUND)
+                ? owner : null;
     }
 }

@@ -1,5 +1,6 @@
 package io.watchgate.garbagecollector;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.ShutdownEvent;
@@ -26,8 +27,8 @@ import org.jboss.logging.Logger;
 /**
  * Which replica collects garbage. Alone (memory or durable storage) this server always does; replicas sharing
  * etcd elect one with the Lease {@code kube-system/watchgate-garbage-collector}, as kube-controller-manager's
- * replicas do with theirs, and with its timings: a lease of 15 s, renewed every 2 s, given up by a holder that
- * could not renew it for 10 s. Like client-go's elector, a candidate judges another's lease expired by its own
+ * replicas do with theirs, and with its timings by default (CollectorConfig): a lease of 15 s, renewed every 2 s,
+ * given up by a holder that could not renew it for 10 s. Like client-go's elector, a candidate judges another's lease expired by its own
  * clock, from when it last saw the lease change, never from the times written in it.
  */
 @ApplicationScoped
@@ -36,9 +37,6 @@ public class CollectorLease {
     private static final Logger LOG = Logger.getLogger(CollectorLease.class);
     static final String NAMESPACE = "kube-system";
     static final String NAME = "watchgate-garbage-collector";
-    private static final int LEASE_SECONDS = 15;
-    private static final long RENEW_DEADLINE_MILLIS = 10_000;
-    private static final long RETRY_MILLIS = 2_000;
     private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
             .withZone(ZoneOffset.UTC);
 
@@ -48,6 +46,9 @@ public class CollectorLease {
     private final ResourceTypes types;
     private final Clock clock;
     private final String identity;
+    private final long leaseMillis;
+    private final long renewDeadlineMillis;
+    private final long retryMillis;
     private final ObjectKey key;
     private final ScheduledExecutorService elector = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "collector-lease");
@@ -55,11 +56,17 @@ public class CollectorLease {
         return thread;
     });
     private volatile boolean leading;
-    private long renewedAtMillis;
+    /** When this server last wrote the lease as its holder, by the monotonic clock. */
+    private volatile long renewedAtNanos;
     private String observedVersion;
-    private long observedAtMillis;
+    /** When this server last saw the lease change, by the monotonic clock. */
+    private long observedAtNanos;
 
-    CollectorLease(StorageConfig storage, Store store, ObjectWrites writes, ResourceTypes types, Clock clock) {
+    CollectorLease(StorageConfig storage, CollectorConfig config, Store store, ObjectWrites writes, ResourceTypes types,
+            Clock clock) {
+        this.leaseMillis = config.leaseDuration().toMillis();
+        this.renewDeadlineMillis = Math.min(config.renewDeadline().toMillis(), leaseMillis);
+        this.retryMillis = Math.max(1, config.retryPeriod().toMillis());
         this.shared = storage.mode() == StorageConfig.Mode.ETCD;
         this.store = store;
         this.writes = writes;
@@ -69,9 +76,13 @@ public class CollectorLease {
         this.key = new ObjectKey(CoordinationTypes.LEASES.resource(), NAMESPACE, NAME);
     }
 
-    /** Whether this server is the one that collects now. */
+    /**
+     * Whether this server is the one that collects now: alone, always; sharing etcd, while it holds the lease and
+     * renewed it within the renew deadline (judged at each call, so that a renewal stuck on a slow etcd does not
+     * keep it collecting beyond the deadline).
+     */
     public boolean leading() {
-        return !shared || leading;
+        return !shared || (leading && System.nanoTime() - renewedAtNanos < renewDeadlineMillis * 1_000_000);
     }
 
     /** The name this server holds the lease by. */
@@ -86,20 +97,40 @@ public class CollectorLease {
         elector.scheduleWithFixedDelay(() -> {
             try {
                 tryToLead();
-            } catch (RuntimeException e) {
-                LOG.debugf("the collector's lease could not be written now: %s", e.getMessage());
+            } catch (RuntimeException | Error e) { // an executor drops a task that throws: this one must go on
+                LOG.debugf("the collector's lease could not be taken or renewed now: %s", e.getMessage());
             }
-            if (leading && clock.millis() - renewedAtMillis > RENEW_DEADLINE_MILLIS) {
+            if (leading && !leading()) {
                 LOG.infof("%s could not renew the collector's lease for %d ms: it stops collecting", identity,
-                        RENEW_DEADLINE_MILLIS);
+                        renewDeadlineMillis);
                 leading = false;
             }
-        }, 0, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        }, 0, retryMillis, TimeUnit.MILLISECONDS);
     }
 
+    /** A holder that stops lets go of the lease, as client-go's ReleaseOnCancel does: another takes over at once. */
     void stop(@Observes ShutdownEvent event) {
         elector.shutdownNow();
+        if (shared && leading()) {
+            leading = false;
+            try {
+                StoredObject current = store.latest(key);
+                if (current != null && identity.equals(current.tree().path("spec").path("holderIdentity").asText())) {
+                    ObjectNode released = current.tree().deepCopy();
+                    released.withObject("/spec").put("holderIdentity", "").put("leaseDurationSeconds", 1);
+                    bounded(writes.update(CoordinationTypes.LEASES, NAMESPACE, NAME, released, false, false));
+                }
+            } catch (RuntimeException e) {
+                LOG.infof("the collector's lease was not released at shutdown (%s): another replica takes it once it "
+                        + "expires", e.getMessage());
+            }
+        }
         leading = false;
+    }
+
+    /** Waits for a write of the lease, no longer than a renewal may take. */
+    private void bounded(java.util.concurrent.CompletionStage<?> write) {
+        write.toCompletableFuture().orTimeout(renewDeadlineMillis, TimeUnit.MILLISECONDS).join();
     }
 
     private void tryToLead() {
@@ -107,39 +138,43 @@ public class CollectorLease {
         StoredObject current = store.latest(key);
         if (current == null) {
             ensureNamespace();
-            writes.create(CoordinationTypes.LEASES, NAMESPACE, lease(0, now, now), false).toCompletableFuture().join();
-            won(now, "took");
+            long started = System.nanoTime();
+            bounded(writes.create(CoordinationTypes.LEASES, NAMESPACE, lease(0, now, now), false));
+            won(started, "took");
             return;
         }
-        ObjectNode spec = (ObjectNode) current.tree().path("spec");
+        JsonNode spec = current.tree().path("spec"); // a user may have written anything there, or nothing
         String version = Long.toString(current.revision());
         if (!version.equals(observedVersion)) {
             observedVersion = version;
-            observedAtMillis = now;
+            observedAtNanos = System.nanoTime();
         }
-        boolean mine = identity.equals(spec.path("holderIdentity").asText(""));
-        boolean expired = now - observedAtMillis > LEASE_SECONDS * 1000L;
+        String holder = spec.path("holderIdentity").asText("");
+        boolean mine = identity.equals(holder);
+        // a lease let go of (no holder) is free at once
+        boolean expired = holder.isEmpty() || System.nanoTime() - observedAtNanos > leaseMillis * 1_000_000;
         if (!mine && !expired) {
             leading = false;
             return;
         }
         int transitions = spec.path("leaseTransitions").asInt(0) + (mine ? 0 : 1);
         ObjectNode renewed = current.tree().deepCopy();
-        ObjectNode newSpec = (ObjectNode) lease(transitions, mine ? acquiredAt(spec, now) : now, now).get("spec");
-        renewed.set("spec", newSpec);
-        writes.update(CoordinationTypes.LEASES, NAMESPACE, NAME, renewed, false, false).toCompletableFuture().join();
-        won(now, mine ? "renewed" : "took over");
+        renewed.set("spec", lease(transitions, mine ? acquiredAt(spec, now) : now, now).get("spec"));
+        long started = System.nanoTime();
+        bounded(writes.update(CoordinationTypes.LEASES, NAMESPACE, NAME, renewed, false, false));
+        won(started, mine ? "renewed" : "took over");
     }
 
-    private void won(long now, String how) {
+    /** @param startedNanos when the write that won began: the lease counts from then, not from its answer */
+    private void won(long startedNanos, String how) {
+        renewedAtNanos = startedNanos;
         if (!leading) {
             LOG.infof("%s %s the collector's lease: it collects garbage", identity, how);
         }
-        renewedAtMillis = now;
         leading = true;
     }
 
-    private static long acquiredAt(ObjectNode spec, long now) {
+    private static long acquiredAt(JsonNode spec, long now) {
         try {
             return java.time.Instant.parse(spec.path("acquireTime").asText("")).toEpochMilli();
         } catch (java.time.format.DateTimeParseException e) {
@@ -153,7 +188,7 @@ public class CollectorLease {
         lease.putObject("metadata").put("name", NAME).put("namespace", NAMESPACE);
         lease.putObject("spec")
                 .put("holderIdentity", identity)
-                .put("leaseDurationSeconds", LEASE_SECONDS)
+                .put("leaseDurationSeconds", Math.max(1, leaseMillis / 1000))
                 .put("acquireTime", MICRO_TIME.format(java.time.Instant.ofEpochMilli(acquiredMillis)))
                 .put("renewTime", MICRO_TIME.format(java.time.Instant.ofEpochMilli(renewedMillis)))
                 .put("leaseTransitions", transitions);

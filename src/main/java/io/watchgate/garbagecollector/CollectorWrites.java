@@ -14,8 +14,9 @@ import org.jboss.logging.Logger;
 
 /**
  * The collector's writes: a few at a time, so that thousands of dependents go as fast as the store takes them
- * without crowding out other clients' writes; each failed one judged again later, from a second on and doubling up
- * to a minute, since a conflict or a refusal may pass.
+ * without crowding out other clients' writes. A write that lost a race is judged again at once, from the newer
+ * state; one refused otherwise (the store unavailable, say) is judged again later, from a second on and doubling up
+ * to a minute.
  */
 final class CollectorWrites {
 
@@ -25,11 +26,12 @@ final class CollectorWrites {
     private static final long LAST_RETRY_MILLIS = 60_000;
 
     private final Semaphore inFlight = new Semaphore(IN_FLIGHT);
+    /** Work judged again after a failure, and how often it failed in a row: no more entries than work waiting. */
     private final Map<Work, Integer> failures = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
     private final Consumer<Work> again;
 
-    /** @param again where work to be judged again goes (the collector's mail) */
+    /** @param again where work to be judged again goes (the collector's mail), from any thread */
     CollectorWrites(ScheduledExecutorService timer, Consumer<Work> again) {
         this.timer = timer;
         this.again = again;
@@ -37,8 +39,7 @@ final class CollectorWrites {
 
     /**
      * Starts {@code write} for {@code work} once fewer than {@link #IN_FLIGHT} are under way (waiting for one to
-     * end meanwhile); when it has counted, {@code then} runs, or the work is judged again after a while. A 404 ends
-     * the work: the object went by other hands.
+     * end meanwhile); when it has counted, {@code then} runs. A 404 ends the work: the object went by other hands.
      */
     void start(Work work, Supplier<CompletableFuture<?>> write, Runnable then) throws InterruptedException {
         inFlight.acquire();
@@ -50,23 +51,31 @@ final class CollectorWrites {
         }
         started.whenComplete((done, failure) -> {
             inFlight.release();
+            Throwable cause = cause(failure);
             if (failure == null) {
                 failures.remove(work);
                 then.run();
-            } else if (cause(failure) instanceof ApiException e && e.code() == 404) {
+            } else if (cause instanceof ApiException e && e.code() == 404) {
                 failures.remove(work);
+            } else if (cause instanceof ApiException e && e.code() == 409) {
+                again.accept(work); // the object changed since it was judged: judged again, as it is now
             } else {
-                retryLater(work, cause(failure));
+                retryLater(work, cause.getMessage());
             }
         });
     }
 
-    private void retryLater(Work work, Throwable failure) {
+    /** Judges {@code work} again after a while, longer after each failure in a row. */
+    void retryLater(Work work, String why) {
         int failed = failures.merge(work, 1, Integer::sum);
         long delay = Math.min(LAST_RETRY_MILLIS, FIRST_RETRY_MILLIS << Math.min(failed - 1, 6));
-        LOG.debugf("garbage collection of %s failed (%s); judging it again in %d ms", work.key(), failure.getMessage(),
-                delay);
+        LOG.debugf("garbage collection of %s put off (%s): judged again in %d ms", work.key(), why, delay);
         timer.schedule(() -> again.accept(work), delay, TimeUnit.MILLISECONDS);
+    }
+
+    /** {@code work} was judged and needs nothing more: its failures are forgotten. */
+    void settled(Work work) {
+        failures.remove(work);
     }
 
     private static Throwable cause(Throwable failure) {
@@ -75,11 +84,6 @@ final class CollectorWrites {
             cause = cause.getCause();
         }
         return cause;
-    }
-
-    /** Whether no write is under way. */
-    boolean idle() {
-        return inFlight.availablePermits() == IN_FLIGHT;
     }
 
     void forgetFailures() {

@@ -3,6 +3,7 @@ package io.watchgate.garbagecollector;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.watchgate.objects.Deletions;
+import io.watchgate.objects.OwnerReferenceEdits;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.CommitListener;
 import io.watchgate.store.EventType;
@@ -55,12 +56,16 @@ public class GarbageCollector {
     private final Store store;
     private final ResourceTypes types;
     private final CollectorLease lease;
+    private final KindIndex kinds;
     private final String events;
+    private final String namespaces;
+    /** Commits (as Commit) and work from other threads, in order; bounded in count, and each entry in size. */
     private final BlockingQueue<Object> mail = new ArrayBlockingQueue<>(MAIL_LIMIT);
     private volatile boolean overflowed;
     private final OwnerGraph graph = new OwnerGraph();
-    /** Owners being deleted in the foreground, by uid: a dependent of theirs that goes may let them go. */
-    private final Map<String, ObjectKey> foregroundOwners = new HashMap<>();
+    /** Owners in a foreground deletion: a dependent of theirs that goes, or stops blocking, may let them go. */
+    private final Set<OwnerId> deletingDependents = new HashSet<>();
+    /** Work to judge, each once however often asked for; the collector's thread alone touches it. */
     private final Set<Work> pending = new LinkedHashSet<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "garbage-collector-retries");
@@ -74,13 +79,17 @@ public class GarbageCollector {
     private boolean collecting;
     private CommitListener.Registration registration;
 
-    GarbageCollector(Store store, Deletions deletions, ResourceTypes types, CollectorLease lease) {
+    GarbageCollector(Store store, Deletions deletions, OwnerReferenceEdits edits, ResourceTypes types,
+            CollectorLease lease) {
         this.store = store;
         this.types = types;
         this.lease = lease;
+        this.kinds = new KindIndex(types);
         this.events = types.find("", "v1", "events").orElseThrow().resource();
+        this.namespaces = types.namespaces().resource();
         this.writes = new CollectorWrites(timer, this::mail);
-        this.actions = new CollectorActions(store, deletions, types, graph, writes, this::mail);
+        this.actions = new CollectorActions(store, deletions, edits, kinds, graph, writes, pending::add, this::mail,
+                deletingDependents::contains);
         collector.setDaemon(true);
     }
 
@@ -99,20 +108,15 @@ public class GarbageCollector {
         }
     }
 
-    private synchronized boolean pendingIsEmpty() {
-        return pending.isEmpty();
-    }
-
-    /** Commit lock held: hands on what may concern an owner or a dependent, and returns. */
+    /** Commit lock held: hands on, in a few bytes, what may concern an owner or a dependent, and returns. */
     private void committed(ChangeEvent change) {
         if (change.key().resource().equals(events)) {
             return; // events neither own nor are owned, for the collector
         }
-        boolean relevant = change.type() == EventType.DELETED || OwnerReference.hasAny(change.object().tree())
+        if (change.type() == EventType.DELETED || OwnerReference.hasAny(change.object().tree())
                 || (change.previous() != null && OwnerReference.hasAny(change.previous().tree()))
-                || Lifecycle.isTerminating(change.object());
-        if (relevant) {
-            mail(change);
+                || Lifecycle.isTerminating(change.object())) {
+            mail(Commit.of(change, kinds));
         }
     }
 
@@ -133,15 +137,12 @@ public class GarbageCollector {
                         readStore();
                     }
                 }
-                Object item = pendingIsEmpty() ? mail.poll(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS) : mail.poll();
-                for (int read = 0; item != null && read < 1024; read++) {
+                Object item = pending.isEmpty() ? mail.poll(IDLE_POLL_MILLIS, TimeUnit.MILLISECONDS) : mail.poll();
+                for (int read = 0; item != null; read++) {
                     if (collecting) {
                         deliver(item);
                     }
-                    item = mail.poll();
-                }
-                if (item != null && collecting) {
-                    deliver(item);
+                    item = read < 1024 ? mail.poll() : null; // then some work, however busy the store
                 }
                 Work next = nextWork();
                 if (next != null && collecting) {
@@ -156,7 +157,7 @@ public class GarbageCollector {
         }
     }
 
-    private synchronized Work nextWork() {
+    private Work nextWork() {
         Iterator<Work> first = pending.iterator();
         if (!first.hasNext()) {
             return null;
@@ -166,58 +167,46 @@ public class GarbageCollector {
         return work;
     }
 
-    private synchronized void enqueue(Work work) {
-        pending.add(work);
-    }
-
     private void deliver(Object item) {
-        if (item instanceof ChangeEvent change) {
-            follow(change);
+        if (item instanceof Commit commit) {
+            follow(commit);
         } else if (item instanceof Work work) {
-            enqueue(work);
+            pending.add(work);
         }
     }
 
     /** What one commit changes in who owns whom, and the work it makes. */
-    private void follow(ChangeEvent change) {
-        ObjectKey key = change.key();
-        StoredObject object = change.object();
-        String uid = OwnerLookup.uidOf(object);
-        if (change.type() == EventType.DELETED) {
-            wakeForegroundOwners(graph.put(key, Set.of()));
-            foregroundOwners.remove(uid);
-            graph.dependentsOf(uid).forEach(dependent -> enqueue(new Work.Dependent(dependent)));
-            return;
-        }
-        Set<String> owners = ownerUids(object);
-        wakeForegroundOwners(graph.put(key, owners));
-        if (!owners.isEmpty() && (change.previous() == null || !owners.equals(ownerUids(change.previous())))) {
-            enqueue(new Work.Dependent(key));
-        }
-        followDeletion(key, object, uid);
-    }
-
-    /** An owner whose deletion waits on the collector. */
-    private void followDeletion(ObjectKey key, StoredObject object, String uid) {
-        if (!Lifecycle.isTerminating(object)) {
-            return;
-        }
-        if (Lifecycle.hasFinalizer(object, Lifecycle.FOREGROUND)) {
-            foregroundOwners.put(uid, key);
-            enqueue(new Work.ForegroundOwner(key));
-        }
-        if (Lifecycle.hasFinalizer(object, Lifecycle.ORPHAN)) {
-            enqueue(new Work.OrphaningOwner(key));
-        }
-    }
-
-    /** Owners in the foreground that a dependent let go of (or went): each may now be free to go. */
-    private void wakeForegroundOwners(Set<String> dropped) {
-        for (String owner : dropped) {
-            ObjectKey waiting = foregroundOwners.get(owner);
-            if (waiting != null) {
-                enqueue(new Work.ForegroundOwner(waiting));
+    private void follow(Commit commit) {
+        OwnerGraph.Change change = graph.put(commit.key(), commit.uid(), commit.owners(), commit.namesOwners());
+        for (OwnerId owner : change.unblocked()) {
+            if (deletingDependents.contains(owner)) {
+                pending.add(new Work.ForegroundCheck(owner.key()));
             }
+        }
+        if (change.ownersChanged()) {
+            pending.add(new Work.Dependent(commit.key()));
+        }
+        OwnerId self = commit.self();
+        if (commit.deleted()) {
+            deletingDependents.remove(self);
+            graph.dependentsOf(self).forEach(dependent -> pending.add(new Work.Dependent(dependent)));
+            return;
+        }
+        followDeletion(commit, self);
+    }
+
+    /** An owner whose deletion waits on the collector (a namespace's never does: its contents go with it). */
+    private void followDeletion(Commit commit, OwnerId self) {
+        if (commit.key().resource().equals(namespaces)) {
+            return;
+        }
+        if (!commit.foreground()) {
+            deletingDependents.remove(self);
+        } else if (deletingDependents.add(self)) {
+            pending.add(new Work.ForegroundOwner(commit.key()));
+        }
+        if (commit.orphaning()) {
+            pending.add(new Work.OrphaningOwner(commit.key()));
         }
     }
 
@@ -225,10 +214,8 @@ public class GarbageCollector {
         mail.clear(); // before the store is read: whatever commits later is in the mail, and read after
         overflowed = false;
         graph.clear();
-        foregroundOwners.clear();
-        synchronized (this) {
-            pending.clear();
-        }
+        deletingDependents.clear();
+        pending.clear();
         writes.forgetFailures();
     }
 
@@ -246,12 +233,7 @@ public class GarbageCollector {
                 do {
                     Scan scan = store.scan(KeyRange.allOf(resource), revision, after, SCAN_STEP, stored -> true);
                     for (StoredObject object : scan.matches()) {
-                        Set<String> owners = ownerUids(object);
-                        graph.put(object.key(), owners);
-                        if (!owners.isEmpty()) {
-                            enqueue(new Work.Dependent(object.key()));
-                        }
-                        followDeletion(object.key(), object, OwnerLookup.uidOf(object));
+                        follow(Commit.of(object, kinds));
                     }
                     after = scan.lastExamined();
                 } while (after != null);
@@ -262,11 +244,5 @@ public class GarbageCollector {
             LOG.infof("garbage collector's read of the store failed (%s); reading it again", e.getMessage());
             overflowed = true;
         }
-    }
-
-    private static Set<String> ownerUids(StoredObject object) {
-        Set<String> uids = new HashSet<>();
-        OwnerReference.of(object.tree()).forEach(reference -> uids.add(reference.uid()));
-        return uids;
     }
 }

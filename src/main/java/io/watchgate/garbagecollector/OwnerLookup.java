@@ -4,48 +4,39 @@ import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
 import io.watchgate.types.ResourceType;
-import io.watchgate.types.ResourceTypes;
-import java.util.Optional;
 
 /**
- * Finds the object an owner reference names, from the newest state of the store: by its kind's group and name (any
- * served version of that kind files its objects in one place), in the dependent's namespace when the owner's kind
- * is namespaced, and trusts it only if its uid is the one named.
+ * Judges an owner reference from the newest state of the store: the object of its kind and name (any served
+ * version of that kind files its objects in one place), in the dependent's namespace when the owner's kind is
+ * namespaced, trusted only if its uid is the one named.
  */
 final class OwnerLookup {
 
-    private final ResourceTypes types;
+    private final KindIndex kinds;
     private final Store store;
 
-    OwnerLookup(ResourceTypes types, Store store) {
-        this.types = types;
+    OwnerLookup(KindIndex kinds, Store store) {
+        this.kinds = kinds;
         this.store = store;
     }
 
     OwnerState stateOf(OwnerReference reference, ObjectKey dependent) {
-        Optional<ResourceType> kind = kindOf(reference);
-        if (kind.isEmpty() || (kind.get().namespaced() && dependent.namespace().isEmpty())) {
-            return OwnerState.UNRESOLVABLE;
+        ResourceType kind = kinds.kind(reference.group(), reference.kind());
+        if (kind == null) {
+            return OwnerState.UNKNOWN_KIND;
         }
-        StoredObject owner = store.latest(keyOf(kind.get(), reference, dependent));
-        if (owner == null || !reference.uid().equals(uidOf(owner))) {
+        OwnerId owner = kinds.resolve(reference, dependent);
+        if (owner == null) {
+            return OwnerState.OUT_OF_SCOPE;
+        }
+        StoredObject found = store.latest(owner.key());
+        if (found == null || !reference.uid().equals(uidOf(found))) {
             return OwnerState.DANGLING;
         }
-        if (Lifecycle.isTerminating(owner) && Lifecycle.hasFinalizer(owner, Lifecycle.FOREGROUND)) {
+        if (Lifecycle.isTerminating(found) && Lifecycle.hasFinalizer(found, Lifecycle.FOREGROUND)) {
             return OwnerState.WAITING;
         }
         return OwnerState.SOLID;
-    }
-
-    private Optional<ResourceType> kindOf(OwnerReference reference) {
-        String group = reference.group();
-        return types.all().stream()
-                .filter(type -> type.group().equals(group) && type.kind().equals(reference.kind()))
-                .findFirst();
-    }
-
-    private static ObjectKey keyOf(ResourceType kind, OwnerReference reference, ObjectKey dependent) {
-        return new ObjectKey(kind.resource(), kind.namespaced() ? dependent.namespace() : "", reference.name());
     }
 
     static String uidOf(StoredObject object) {

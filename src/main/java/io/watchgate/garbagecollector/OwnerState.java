@@ -8,9 +8,8 @@ enum OwnerState {
     DANGLING,
     /** The owner is being deleted in the foreground: it waits for its dependents to go first. */
     WAITING,
-    /**
-     * The reference names a kind the server does not serve, or a namespaced owner of a cluster-scoped object: it
-     * cannot be judged, so it keeps the dependent, as kube's collector never deletes on such a reference.
-     */
-    UNRESOLVABLE
+    /** A kind the server does not serve (yet: its definition may come): judged again later, never acted on. */
+    UNKNOWN_KIND,
+    /** A namespaced kind, named by a cluster-scoped object: it can never be resolved, so the object is never collected. */
+    OUT_OF_SCOPE
 }

@@ -2,7 +2,7 @@ package io.watchgate.garbagecollector;
 
 import io.watchgate.store.ObjectKey;
 
-/** One thing for the collector to judge, about one object; equal items are judged once. */
+/** One thing for the collector to judge, about one object; equal items waiting are judged once. */
 sealed interface Work {
 
     ObjectKey key();
@@ -15,7 +15,11 @@ sealed interface Work {
     record OrphaningOwner(ObjectKey key) implements Work {
     }
 
-    /** An owner deleted in the foreground: its dependents go, and it goes once none that blocks it is left. */
+    /** An owner that has just started a foreground deletion: each of its dependents is judged. */
     record ForegroundOwner(ObjectKey key) implements Work {
+    }
+
+    /** An owner in a foreground deletion: it goes once no dependent blocks it. */
+    record ForegroundCheck(ObjectKey key) implements Work {
     }
 }

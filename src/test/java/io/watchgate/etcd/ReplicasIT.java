@@ -60,6 +60,9 @@ class ReplicasIT {
         return PackagedApp.start(logs.resolve("unused-" + name), logs.resolve(name + ".log"),
                 "watchgate.storage.mode=etcd", "watchgate.storage.etcd.endpoints=" + etcd.endpoint(),
                 "watchgate.storage.etcd.readiness-grace=2s", "watchgate.storage.etcd.request-timeout=3s",
+                // the collector's election at a fifth of kube-controller-manager's timings: a takeover in seconds
+                "watchgate.garbage-collector.lease-duration=3s", "watchgate.garbage-collector.renew-deadline=2s",
+                "watchgate.garbage-collector.retry-period=400ms",
                 "quarkus.management.port=" + management);
     }
 
@@ -205,6 +208,76 @@ class ReplicasIT {
         assertEquals("ADDED after " + after, describe(next),
                 "the watch from before the outage stayed open with nothing to say, and goes on");
         watch.close();
+    }
+
+    @Test
+    void oneReplicaCollectsGarbageAndAnotherFinishesWhatItLeftWhenItDies() throws Exception {
+        namespace("collected");
+        String ownerJson = replicas.get(1).post("/api/v1/namespaces/collected/configmaps",
+                "{\"metadata\":{\"name\":\"owner\"}}").body();
+        String owner = JSON.readTree(ownerJson).at("/metadata/uid").asText();
+        int dependents = 300;
+        for (int i = 0; i < dependents; i++) {
+            HttpResponse<String> created = replicas.get(i % 3).post("/api/v1/namespaces/collected/configmaps",
+                    "{\"metadata\":{\"name\":\"dependent-" + i + "\",\"ownerReferences\":[{\"apiVersion\":\"v1\","
+                            + "\"kind\":\"ConfigMap\",\"name\":\"owner\",\"uid\":\"" + owner + "\"}]}}");
+            assertEquals(201, created.statusCode(), created.body());
+        }
+        JsonNode lease = collectorLease();
+        int leader = holderOf(lease);
+        int watcher = (leader + 1) % 3;
+        WatchLines watch = watch(replicas.get(watcher), "collected", listRevision(replicas.get(watcher), "collected"));
+        HttpResponse<String> deleted = replicas.get(watcher).delete("/api/v1/namespaces/collected/configmaps/owner");
+        assertEquals(200, deleted.statusCode(), deleted.body());
+        assertEquals("DELETED owner", describe(watch.next(EVENT)).replaceAll(" [0-9]+$", ""));
+        assertEquals("DELETED", watch.next(EVENT).path("type").asText(), "the leader collects");
+        replicas.get(leader).kill(); // mid-collection: its first dependent went, most are left
+        Set<String> gone = new HashSet<>();
+        while (gone.size() < dependents - 1) {
+            JsonNode event = watch.next(Duration.ofSeconds(30));
+            assertEquals("DELETED", event.path("type").asText(), describe(event));
+            gone.add(event.at("/object/metadata/name").asText());
+        }
+        HttpResponse<String> left = replicas.get(watcher).get("/api/v1/namespaces/collected/configmaps");
+        assertEquals(0, JSON.readTree(left.body()).path("items").size(), left.body());
+        JsonNode takenOver = collectorLease();
+        assertFalse(takenOver.at("/spec/holderIdentity").asText().equals(lease.at("/spec/holderIdentity").asText()));
+        assertEquals(lease.at("/spec/leaseTransitions").asInt() + 1, takenOver.at("/spec/leaseTransitions").asInt());
+        watch.close();
+        // the dead replica's place is taken, for the other tests
+        replicas.set(leader, replica("replacement-" + leader));
+        managementPorts.set(leader, managementPorts.remove(managementPorts.size() - 1));
+    }
+
+    /** The collector's lease, once a replica holds it. */
+    private static JsonNode collectorLease() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            HttpResponse<String> lease = replicas.get(0).get(
+                    "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/watchgate-garbage-collector");
+            if (lease.statusCode() == 200) {
+                return JSON.readTree(lease.body());
+            }
+            assertEquals(404, lease.statusCode(), lease.body());
+            assertFalse(System.nanoTime() > deadline, "no replica took the collector's lease within 30 s");
+            Thread.sleep(100); // the first election is at most a retry period away
+        }
+    }
+
+    /** Which replica holds {@code lease}: the one whose log says it took it, and the only one that says so. */
+    private static int holderOf(JsonNode lease) throws Exception {
+        String holder = lease.at("/spec/holderIdentity").asText();
+        int found = -1;
+        for (int i = 0; i < replicas.size(); i++) {
+            String log = Files.readString(replicas.get(i).log());
+            if (log.contains("it collects garbage")) {
+                assertEquals(-1, found, "two replicas collect: " + found + " and " + i);
+                assertTrue(log.contains(holder), "the collecting replica holds the lease: " + holder);
+                found = i;
+            }
+        }
+        assertTrue(found >= 0, "no replica says it collects");
+        return found;
     }
 
     private static long createEventually(PackagedApp replica, String namespace, String name) throws Exception {

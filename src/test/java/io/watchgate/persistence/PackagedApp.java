@@ -24,10 +24,12 @@ public final class PackagedApp implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final Path log;
 
-    private PackagedApp(Process process, int port) {
+    private PackagedApp(Process process, int port, Path log) {
         this.process = process;
         this.port = port;
+        this.log = log;
     }
 
     /** Starts the app and returns once it answers HTTP (30 s at most). */
@@ -68,7 +70,7 @@ public final class PackagedApp implements AutoCloseable {
         }
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        PackagedApp app = new PackagedApp(process, port);
+        PackagedApp app = new PackagedApp(process, port, log);
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (true) {
             if (!process.isAlive()) {
@@ -110,6 +112,16 @@ public final class PackagedApp implements AutoCloseable {
         return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    public HttpResponse<String> delete(String path) throws IOException, InterruptedException {
+        return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Where the app's output goes. */
+    public Path log() {
+        return log;
     }
 
     /** SIGTERM, as Kubernetes stops a pod; returns once the process has exited (or throws after {@code seconds}). */
