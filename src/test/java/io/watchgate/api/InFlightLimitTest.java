@@ -151,7 +151,7 @@ class InFlightLimitTest {
      * The first answer with {@code code} to {@code request}, asked again while it answers otherwise (the held requests
      * reach the server, or leave it, a moment after the client sent them), failing after {@link #WAIT_MILLIS}.
      */
-    private static Response eventually(Supplier<Response> request, int code) {
+    private Response eventually(Supplier<Response> request, int code) {
         long deadline = System.currentTimeMillis() + WAIT_MILLIS;
         List<Integer> seen = new ArrayList<>();
         while (System.currentTimeMillis() < deadline) {
@@ -162,6 +162,23 @@ class InFlightLimitTest {
             seen.add(response.statusCode());
         }
         return fail("no " + code + " within " + WAIT_MILLIS + " ms; answers: "
-                + seen.subList(0, Math.min(20, seen.size())));
+                + seen.subList(0, Math.min(20, seen.size())) + "; the held requests were answered: " + heldAnswers());
+    }
+
+    /** The first line each held request was answered with, if any: why it no longer held its place. */
+    private List<String> heldAnswers() {
+        List<String> answers = new ArrayList<>();
+        for (Socket socket : held) {
+            try {
+                socket.setSoTimeout(100);
+                byte[] head = new byte[200];
+                int read = socket.getInputStream().read(head);
+                answers.add(read <= 0 ? "(nothing)" : new String(head, 0, read, StandardCharsets.ISO_8859_1)
+                        .split("\r\n")[0]);
+            } catch (IOException e) {
+                answers.add("(" + e.getMessage() + ")");
+            }
+        }
+        return answers;
     }
 }

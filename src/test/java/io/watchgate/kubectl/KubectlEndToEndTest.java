@@ -266,6 +266,37 @@ class KubectlEndToEndTest {
     }
 
     @Test
+    void deleteCascadesToDependentsInTheForegroundOrOrphansThem() throws IOException {
+        succeeds(kubectl("create", "configmap", "owner"), "configmap/owner created");
+        succeeds(kubectl("create", "configmap", "keeper"), "configmap/keeper created");
+        String owner = succeeds(kubectl("get", "configmap", "owner", "-o", "jsonpath={.metadata.uid}")).stdout();
+        String keeper = succeeds(kubectl("get", "configmap", "keeper", "-o", "jsonpath={.metadata.uid}")).stdout();
+        Path dependents = write("dependents.yaml", """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata:
+                  name: blocking
+                  ownerReferences:
+                  - {apiVersion: v1, kind: ConfigMap, name: owner, uid: %s, blockOwnerDeletion: true}
+                ---
+                apiVersion: v1
+                kind: ConfigMap
+                metadata:
+                  name: kept
+                  ownerReferences:
+                  - {apiVersion: v1, kind: ConfigMap, name: keeper, uid: %s}
+                """.formatted(owner, keeper));
+        succeeds(kubectl("apply", "-f", dependents.toString()), "configmap/blocking created", "configmap/kept created");
+
+        // kubectl waits until the owner is gone: in the foreground, after the dependent that blocks it
+        succeeds(kubectl("delete", "configmap", "owner", "--cascade=foreground"), deleted("owner"));
+        fails(kubectl("get", "configmap", "blocking"), "Error from server (NotFound): configmaps \"blocking\" not found");
+        succeeds(kubectl("delete", "configmap", "keeper", "--cascade=orphan"), deleted("keeper"));
+        Result kept = succeeds(kubectl("get", "configmap", "kept", "-o", "jsonpath={.metadata.ownerReferences}"));
+        assertEquals("", kept.stdout(), "the orphan lost its reference and stays: " + kept);
+    }
+
+    @Test
     void typedCreateCommandsSendProtobuf() {
         succeeds(kubectl("create", "configmap", "settings", "--from-literal=mode=fast", "--from-literal=size=3"),
                 "configmap/settings created");
