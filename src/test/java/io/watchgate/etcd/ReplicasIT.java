@@ -223,7 +223,7 @@ class ReplicasIT {
                             + "\"kind\":\"ConfigMap\",\"name\":\"owner\",\"uid\":\"" + owner + "\"}]}}");
             assertEquals(201, created.statusCode(), created.body());
         }
-        JsonNode lease = collectorLease();
+        JsonNode lease = collectorLease(replicas.get(1));
         int leader = holderOf(lease);
         int watcher = (leader + 1) % 3;
         WatchLines watch = watch(replicas.get(watcher), "collected", listRevision(replicas.get(watcher), "collected"));
@@ -232,6 +232,17 @@ class ReplicasIT {
         assertEquals("DELETED owner", describe(watch.next(EVENT)).replaceAll(" [0-9]+$", ""));
         assertEquals("DELETED", watch.next(EVENT).path("type").asText(), "the leader collects");
         replicas.get(leader).kill(); // mid-collection: its first dependent went, most are left
+        try {
+            finishedByAnother(watch, watcher, dependents, lease);
+        } finally {
+            // the dead replica's place is taken, for the other tests
+            replicas.set(leader, replica("replacement-" + leader));
+            managementPorts.set(leader, managementPorts.remove(managementPorts.size() - 1));
+        }
+    }
+
+    private static void finishedByAnother(WatchLines watch, int watcher, int dependents, JsonNode lease)
+            throws Exception {
         Set<String> gone = new HashSet<>();
         while (gone.size() < dependents - 1) {
             JsonNode event = watch.next(Duration.ofSeconds(30));
@@ -240,20 +251,17 @@ class ReplicasIT {
         }
         HttpResponse<String> left = replicas.get(watcher).get("/api/v1/namespaces/collected/configmaps");
         assertEquals(0, JSON.readTree(left.body()).path("items").size(), left.body());
-        JsonNode takenOver = collectorLease();
+        JsonNode takenOver = collectorLease(replicas.get(watcher));
         assertFalse(takenOver.at("/spec/holderIdentity").asText().equals(lease.at("/spec/holderIdentity").asText()));
         assertEquals(lease.at("/spec/leaseTransitions").asInt() + 1, takenOver.at("/spec/leaseTransitions").asInt());
         watch.close();
-        // the dead replica's place is taken, for the other tests
-        replicas.set(leader, replica("replacement-" + leader));
-        managementPorts.set(leader, managementPorts.remove(managementPorts.size() - 1));
     }
 
-    /** The collector's lease, once a replica holds it. */
-    private static JsonNode collectorLease() throws Exception {
+    /** The collector's lease, once a replica holds it, as {@code replica} reads it. */
+    private static JsonNode collectorLease(PackagedApp replica) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (true) {
-            HttpResponse<String> lease = replicas.get(0).get(
+            HttpResponse<String> lease = replica.get(
                     "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/watchgate-garbage-collector");
             if (lease.statusCode() == 200) {
                 return JSON.readTree(lease.body());
