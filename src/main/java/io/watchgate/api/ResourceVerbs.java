@@ -101,7 +101,7 @@ public class ResourceVerbs {
 
     /** The status subresource of {@code target}'s type: 404 for types without one. */
     Target status(Target target) {
-        if (!customResources.hasStatusSubresource(target.type())) {
+        if (!target.type().subresources().status()) {
             throw ApiException.noSuchPath();
         }
         return new Target(target.type(), target.namespace(), true);

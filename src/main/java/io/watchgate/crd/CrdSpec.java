@@ -11,6 +11,7 @@ import io.watchgate.status.FieldPath;
 import io.watchgate.types.ApiExtensionsTypes;
 import io.watchgate.types.NameRule;
 import io.watchgate.types.ResourceType;
+import io.watchgate.types.Subresources;
 import io.watchgate.types.UpdateStrategy;
 import io.watchgate.validation.IdentifierSyntax;
 import java.time.Instant;
@@ -187,7 +188,8 @@ public record CrdSpec(String group, String kind, String plural, String singular,
     public List<ResourceType> servedTypes() {
         return versions.stream().filter(Version::served).map(version -> new ResourceType(group, version.name(),
                 kind, plural, singular, namespaced, shortNames, NameRule.DNS1123_SUBDOMAIN, Map.of(), false,
-                Map.of(), ResourceType.ALL_VERBS, UpdateStrategy.CONDITIONAL)).toList();
+                Map.of(), ResourceType.ALL_VERBS, UpdateStrategy.CONDITIONAL,
+                version.statusSubresource() ? Subresources.STATUS : Subresources.NONE)).toList();
     }
 
     /** The status the server gives a definition it accepted: its names accepted, and established. */

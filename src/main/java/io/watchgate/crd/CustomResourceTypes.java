@@ -129,11 +129,6 @@ public class CustomResourceTypes {
         return versionOf(type).map(CrdSpec.Version::schema);
     }
 
-    /** Whether the type has a {@code status} subresource, whose writes alone change its objects' status. */
-    public boolean hasStatusSubresource(ResourceType type) {
-        return versionOf(type).map(CrdSpec.Version::statusSubresource).orElse(false);
-    }
-
     /** The definition behind a served custom type. */
     public java.util.Optional<CrdSpec> definitionOf(ResourceType type) {
         return java.util.Optional.ofNullable(definitions.get(type.group() + "/" + type.plural()));

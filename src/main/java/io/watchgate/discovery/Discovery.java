@@ -132,7 +132,7 @@ public class Discovery {
             resource.put("kind", type.kind());
             verbs(resource.putArray("verbs"), type);
             aliases(resource, type);
-            if (customResources.hasStatusSubresource(type)) {
+            if (type.subresources().status()) {
                 ObjectNode status = resources.addObject();
                 status.put("name", type.plural() + "/status");
                 status.put("singularName", "");
@@ -178,7 +178,7 @@ public class Discovery {
                             resource.put("singularResource", type.singular());
                             verbs(resource.putArray("verbs"), type);
                             aliases(resource, type);
-                            if (customResources.hasStatusSubresource(type)) {
+                            if (type.subresources().status()) {
                                 ObjectNode status = resource.putArray("subresources").addObject();
                                 status.put("subresource", "status");
                                 status.putObject("responseKind").put("group", type.group())

@@ -86,7 +86,7 @@ public class ObjectWrites {
         if (generated) {
             validator.validateGenerateName(type, generateName);
         }
-        if (customResources.hasStatusSubresource(type)) {
+        if (type.subresources().status()) {
             object.remove("status"); // set through the status subresource only
         }
         ServerFields.initialize(object, clock.instant());
@@ -278,7 +278,7 @@ public class ObjectWrites {
 
     private CompletionStage<StoredObject> commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
             boolean dryRun, boolean statusOnly) {
-        if (customResources.hasStatusSubresource(type)) {
+        if (type.subresources().status()) {
             desired = statusOnly ? withStatus(current.tree().deepCopy(), desired.get("status"))
                     : withStatus(desired, current.tree().get("status"));
         }

@@ -31,13 +31,13 @@ public enum Propagation {
     /**
      * What a deletion of {@code type}'s objects does when neither the request nor the object says: Background,
      * as for most types; null for core Events, which the collector leaves alone and which take no finalizer of
-     * its. (kube's ReplicationControllers and batch/v1 Jobs orphan by default; watchgate serves neither yet.)
+     * its; Orphan for batch/v1 Jobs, whose pods kube keeps by default for backward compatibility.
      */
     static Propagation defaultFor(ResourceType type) {
         if (type.group().isEmpty() && type.plural().equals("events")) {
             return null;
         }
-        return BACKGROUND;
+        return type.equals(io.watchgate.types.WorkloadTypes.JOBS) ? ORPHAN : BACKGROUND;
     }
 
     /** The policy named {@code policy}, or null when it names none. */

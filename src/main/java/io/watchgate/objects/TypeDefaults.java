@@ -20,7 +20,10 @@ final class TypeDefaults {
     private TypeDefaults() {
     }
 
-    /** On create: a namespace starts Active; a Secret's stringData folds into data, and its type defaults. */
+    /**
+     * On create: a namespace starts Active; a Secret's stringData folds into data, and its type defaults; a workload
+     * gets its kind's defaults and an empty status.
+     */
     static void onCreate(ResourceType type, ObjectNode object, Instant now) {
         if (isCore(type, "Namespace")) {
             objectField(type, object, "status").put("phase", "Active");
@@ -30,6 +33,10 @@ final class TypeDefaults {
             object.set("status", CrdSpec.parse(object).acceptedStatus(now));
         }
         onWrite(type, object);
+        if (WorkloadDefaults.applies(type)) {
+            WorkloadDefaults.onCreate(type, object);
+            WorkloadDefaults.onWrite(type, object); // again, as kube defaults what it reads back: the Job's labels
+        }
     }
 
     /** On update and patch: a namespace's status stays the server's (it carries the lifecycle phase). */
@@ -48,11 +55,17 @@ final class TypeDefaults {
             }
         }
         onWrite(type, updated);
+        if (WorkloadDefaults.applies(type)) {
+            WorkloadDefaults.onUpdate(type, current, updated);
+        }
     }
 
     private static void onWrite(ResourceType type, ObjectNode object) {
         if (RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type)) {
             RbacDefaults.apply(type, object);
+        }
+        if (WorkloadDefaults.applies(type)) {
+            WorkloadDefaults.onWrite(type, object);
         }
         if (!isCore(type, "Secret")) {
             return;

@@ -15,10 +15,13 @@ import io.kubernetes.client.proto.Runtime;
 import io.kubernetes.client.proto.V1;
 import io.kubernetes.client.proto.V1Authentication;
 import io.kubernetes.client.proto.V1Authorization;
+import io.kubernetes.client.proto.V1Apps;
+import io.kubernetes.client.proto.V1Batch;
 import io.kubernetes.client.proto.V1Coordination;
 import io.kubernetes.client.proto.V1Rbac;
 import io.watchgate.status.ApiException;
 import io.watchgate.types.CoordinationTypes;
+import io.watchgate.types.WorkloadTypes;
 import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ReviewTypes;
 import io.watchgate.types.ResourceType;
@@ -56,7 +59,9 @@ public class ProtobufObjects {
             RbacTypes.GROUP + "/v1", V1Rbac.getDescriptor(),
             ReviewTypes.AUTHENTICATION + "/v1", V1Authentication.getDescriptor(),
             ReviewTypes.AUTHORIZATION + "/v1", V1Authorization.getDescriptor(),
-            CoordinationTypes.GROUP + "/v1", V1Coordination.getDescriptor());
+            CoordinationTypes.GROUP + "/v1", V1Coordination.getDescriptor(),
+            WorkloadTypes.APPS + "/v1", V1Apps.getDescriptor(),
+            WorkloadTypes.BATCH + "/v1", V1Batch.getDescriptor());
     private static final Descriptor STATUS = Meta.getDescriptor().findMessageTypeByName("Status");
 
     private final ProtoToJson toJson;
@@ -71,7 +76,8 @@ public class ProtobufObjects {
      */
     public boolean serves(ResourceType type) {
         boolean builtIn = type.group().isEmpty() || RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type)
-                || ReviewTypes.ALL.contains(type) || CoordinationTypes.ALL.contains(type);
+                || ReviewTypes.ALL.contains(type) || CoordinationTypes.ALL.contains(type)
+                || WorkloadTypes.ALL.contains(type);
         return builtIn && descriptor(type.apiVersion(), type.kind()) != null;
     }
 

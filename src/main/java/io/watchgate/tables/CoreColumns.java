@@ -86,7 +86,7 @@ final class CoreColumns {
         }
     }
 
-    private static String text(JsonNode node, String otherwise) {
+    static String text(JsonNode node, String otherwise) {
         return node.isValueNode() && !node.asText().isEmpty() ? node.asText() : otherwise;
     }
 

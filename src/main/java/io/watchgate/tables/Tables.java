@@ -124,6 +124,7 @@ public class Tables {
         Map<String, List<Column>> columns = new HashMap<>(CoreColumns.BY_RESOURCE);
         columns.putAll(RbacColumns.BY_RESOURCE);
         columns.putAll(CoordinationColumns.BY_RESOURCE);
+        columns.putAll(WorkloadColumns.BY_RESOURCE);
         return Map.copyOf(columns);
     }
 

@@ -7,7 +7,7 @@ import java.util.Set;
 /** The core v1 types watchgate serves, with the field labels and patch merge keys Kubernetes gives them. */
 final class CoreTypes {
 
-    private static final Map<String, String> POD_SPEC_KEYS = Map.ofEntries(
+    static final Map<String, String> POD_SPEC_KEYS = Map.ofEntries(
             Map.entry("spec.containers", "name"),
             Map.entry("spec.initContainers", "name"),
             Map.entry("spec.ephemeralContainers", "name"),

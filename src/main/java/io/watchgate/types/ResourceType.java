@@ -14,6 +14,7 @@ import java.util.Set;
  *                    lists merged by a key field, mapped to that key; empty for types without a strategy
  * @param verbs       the verbs the type serves, named as discovery names them
  * @param updates     what a PUT may do beyond replacing an object that exists
+ * @param subresources what the type serves beside its objects
  */
 public record ResourceType(
         String group,
@@ -28,7 +29,8 @@ public record ResourceType(
         boolean strategicMergePatch,
         Map<String, String> patchMergeKeys,
         Set<String> verbs,
-        UpdateStrategy updates) {
+        UpdateStrategy updates,
+        Subresources subresources) {
 
     /** Every verb of a Kubernetes collection. */
     public static final Set<String> ALL_VERBS = Set.of("create", "delete", "deletecollection", "get", "list",
@@ -40,6 +42,14 @@ public record ResourceType(
             Map<String, String> patchMergeKeys, Set<String> verbs) {
         this(group, version, kind, plural, singular, namespaced, shortNames, nameRule, fieldLabels,
                 strategicMergePatch, patchMergeKeys, verbs, UpdateStrategy.REPLACE);
+    }
+
+    /** A type without subresources. */
+    public ResourceType(String group, String version, String kind, String plural, String singular, boolean namespaced,
+            List<String> shortNames, NameRule nameRule, Map<String, String> fieldLabels, boolean strategicMergePatch,
+            Map<String, String> patchMergeKeys, Set<String> verbs, UpdateStrategy updates) {
+        this(group, version, kind, plural, singular, namespaced, shortNames, nameRule, fieldLabels,
+                strategicMergePatch, patchMergeKeys, verbs, updates, Subresources.NONE);
     }
 
     /** The apiVersion written into objects: {@code v1} for the core group, {@code group/version} otherwise. */

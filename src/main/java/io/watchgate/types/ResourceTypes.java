@@ -23,6 +23,7 @@ public class ResourceTypes {
         RbacTypes.ALL.forEach(this::register);
         ReviewTypes.ALL.forEach(this::register);
         CoordinationTypes.ALL.forEach(this::register);
+        WorkloadTypes.ALL.forEach(this::register);
     }
 
     public void register(ResourceType type) {
@@ -52,7 +53,8 @@ public class ResourceTypes {
     /** Whether the server defines {@code type} itself, rather than a CustomResourceDefinition. */
     public boolean isBuiltIn(ResourceType type) {
         return CoreTypes.ALL.contains(type) || ApiExtensionsTypes.isCustomResourceDefinitions(type)
-                || RbacTypes.ALL.contains(type) || ReviewTypes.isReview(type) || CoordinationTypes.ALL.contains(type);
+                || RbacTypes.ALL.contains(type) || ReviewTypes.isReview(type) || CoordinationTypes.ALL.contains(type)
+                || WorkloadTypes.ALL.contains(type);
     }
 
     /**
@@ -60,6 +62,9 @@ public class ResourceTypes {
      * custom type's come from its definition.
      */
     public List<String> builtInCategories(ResourceType type) {
+        if (WorkloadTypes.ALL.contains(type)) {
+            return List.of("all"); // kubectl get all lists every workload
+        }
         return CoreTypes.ALL.contains(type) ? CoreTypes.CATEGORIES.getOrDefault(type.plural(), List.of()) : List.of();
     }
 

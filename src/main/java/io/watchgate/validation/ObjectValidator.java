@@ -6,6 +6,7 @@ import io.watchgate.status.ApiException;
 import io.watchgate.status.Cause;
 import io.watchgate.status.Causes;
 import io.watchgate.types.CoordinationTypes;
+import io.watchgate.types.WorkloadTypes;
 import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ResourceType;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -82,6 +83,9 @@ public class ObjectValidator {
         }
         if (CoordinationTypes.ALL.contains(type)) {
             LeaseRules.check(object, causes);
+        }
+        if (WorkloadTypes.ALL.contains(type)) {
+            WorkloadRules.check(type.kind(), object, old, causes);
         }
         causes.countOmitted(budget.omitted());
         if (!causes.isEmpty()) {
