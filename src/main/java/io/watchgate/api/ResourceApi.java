@@ -159,7 +159,7 @@ public class ResourceApi {
             }
             return verbs.deleteCollection(target, uri, headers, body);
         }
-        if (target.status()) {
+        if (target.subresource() != Target.Subresource.NONE) {
             throw methodNotAllowed();
         }
         return verbs.delete(target, info.name(), uri, headers, body);
@@ -182,6 +182,7 @@ public class ResourceApi {
             case 2 -> verbs.object(group, version, namespace, info.resource());
             case 3 -> switch (info.subresource()) {
                 case "status" -> verbs.status(verbs.object(group, version, namespace, info.resource()));
+                case "scale" -> verbs.scale(verbs.object(group, version, namespace, info.resource()));
                 default -> throw notFound();
             };
             default -> throw notFound();

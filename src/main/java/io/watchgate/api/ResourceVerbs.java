@@ -14,6 +14,7 @@ import io.watchgate.authz.RbacAdmission;
 import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.metrics.ListSizes;
 import io.watchgate.objects.DeleteOptions;
+import io.watchgate.objects.Scales;
 import io.watchgate.objects.Deletions;
 import io.watchgate.objects.ListOptions;
 import io.watchgate.objects.ListResult;
@@ -104,7 +105,15 @@ public class ResourceVerbs {
         if (!target.type().subresources().status()) {
             throw ApiException.noSuchPath();
         }
-        return new Target(target.type(), target.namespace(), true);
+        return new Target(target.type(), target.namespace(), Target.Subresource.STATUS);
+    }
+
+    /** The scale subresource of {@code target}'s type: 404 for types without one. */
+    Target scale(Target target) {
+        if (!target.type().subresources().scale()) {
+            throw ApiException.noSuchPath();
+        }
+        return new Target(target.type(), target.namespace(), Target.Subresource.SCALE);
     }
 
 
@@ -131,7 +140,26 @@ public class ResourceVerbs {
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         Tables.IncludeObject include = Tables.IncludeObject.parse(query.getFirst("includeObject"));
         StoredObject object = reads.get(target.type(), target.namespace(), name, query.getFirst("resourceVersion"));
+        if (target.scale()) {
+            return scaleAnswer(object);
+        }
         return bodies.read(target.type(), object, representation, include);
+    }
+
+    /** A Scale, in JSON: the one form its clients (kubectl scale, autoscalers) read. */
+    private Response scaleAnswer(StoredObject object) {
+        return Response.ok(json.write(Scales.of(object))).type(MediaType.APPLICATION_JSON).build();
+    }
+
+    /** A write of the scale subresource: {@code scale} makes the Scale to write of the current one. */
+    private Uni<Response> writeScale(Target target, String name, UriInfo uri, byte[] body, String options,
+            java.util.function.BiFunction<JsonNode, ObjectNode, JsonNode> scale) {
+        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), options);
+        return placement.run(length(body), () -> {
+            JsonNode sent = requests.json(requests.read(body));
+            return answer(writes.scale(target.type(), namespaceOrEmpty(target), name,
+                    current -> scale.apply(sent, current), dryRun), this::scaleAnswer);
+        });
     }
 
     Uni<Response> create(Target target, UserInfo user, UriInfo uri, HttpHeaders headers, byte[] body) {
@@ -156,6 +184,9 @@ public class ResourceVerbs {
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "UpdateOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "UpdateOptions");
+        if (target.scale()) {
+            return writeScale(target, name, uri, body, "UpdateOptions", (sent, current) -> sent);
+        }
         if (!target.status() && writes.putCreates(target.type(), namespaceOrEmpty(target), name)) {
             return createByPut(target, user, name, headers, body, representation, dryRun, validation);
         }
@@ -201,6 +232,10 @@ public class ResourceVerbs {
         PatchType patchType = PatchType.fromContentType(contentType)
                 .filter(t -> Patcher.acceptedMediaTypes(target.type()).contains(t.mediaType()))
                 .orElseThrow(() -> requests.unsupported(Patcher.unsupported(target.type(), contentType)));
+        if (target.scale()) {
+            return writeScale(target, name, uri, body, "PatchOptions",
+                    (patch, current) -> writes.patchScale(target.type(), patchType, current, patch));
+        }
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "PatchOptions");

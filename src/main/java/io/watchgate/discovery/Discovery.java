@@ -140,6 +140,14 @@ public class Discovery {
                 status.put("kind", type.kind());
                 STATUS_VERBS.forEach(status.putArray("verbs")::add);
             }
+            if (type.subresources().scale()) {
+                ObjectNode scale = resources.addObject();
+                scale.put("name", type.plural() + "/scale");
+                scale.put("singularName", "");
+                scale.put("namespaced", type.namespaced());
+                scale.put("group", "autoscaling").put("version", "v1").put("kind", "Scale");
+                STATUS_VERBS.forEach(scale.putArray("verbs")::add);
+            }
         }
         return Optional.of(list);
     }
@@ -179,11 +187,18 @@ public class Discovery {
                             verbs(resource.putArray("verbs"), type);
                             aliases(resource, type);
                             if (type.subresources().status()) {
-                                ObjectNode status = resource.putArray("subresources").addObject();
+                                ObjectNode status = resource.withArray("subresources").addObject();
                                 status.put("subresource", "status");
                                 status.putObject("responseKind").put("group", type.group())
                                         .put("version", type.version()).put("kind", type.kind());
                                 STATUS_VERBS.forEach(status.putArray("verbs")::add);
+                            }
+                            if (type.subresources().scale()) {
+                                ObjectNode scale = resource.withArray("subresources").addObject();
+                                scale.put("subresource", "scale");
+                                scale.putObject("responseKind").put("group", "autoscaling").put("version", "v1")
+                                        .put("kind", "Scale");
+                                STATUS_VERBS.forEach(scale.putArray("verbs")::add);
                             }
                         }
                         version.put("freshness", "Current");

@@ -260,6 +260,34 @@ public class ObjectWrites {
     }
 
     /**
+     * A write of the scale subresource: the replicas of the Scale {@code scale} makes of the current one (the body
+     * of a PUT, or a patch of the current Scale) written into the object's {@code spec.replicas}, at the
+     * resourceVersion the Scale names if it names one, as any update of the object (its generation counts it).
+     *
+     * @return the object as written
+     */
+    public CompletionStage<StoredObject> scale(ResourceType type, String namespace, String name,
+            java.util.function.Function<ObjectNode, JsonNode> scale, boolean dryRun) {
+        return Contention.retry(store, type.group(), type.resource(), name, () -> {
+            StoredObject current = current(type, namespace, name);
+            JsonNode desired = scale.apply(Scales.of(current));
+            long replicas = Scales.replicas(type, name, desired, current);
+            long expected = Scales.expectedRevision(type, name, desired);
+            if (expected != 0 && expected != current.revision()) {
+                throw ApiException.conflict(type.group(), type.resource(), name);
+            }
+            ObjectNode object = current.tree().deepCopy();
+            object.withObject("/spec").put("replicas", replicas);
+            return commitReplacement(type, current, object, dryRun, false);
+        });
+    }
+
+    /** Applies {@code patch} to a Scale, as a patch of the scale subresource is applied. */
+    public ObjectNode patchScale(ResourceType type, PatchType patchType, ObjectNode scale, JsonNode patch) {
+        return patcher.apply(type, patchType, scale, patch, limits.maxBytes());
+    }
+
+    /**
      * The serialized size of the object as stored now, 0 when there is none: what an update or a patch of it copies
      * and merges, however small its body.
      */

@@ -6,12 +6,25 @@ import io.watchgate.types.ResourceTypes;
 
 /**
  * What a request path names: a type, the namespace the request is confined to (null for all namespaces
- * and for cluster-scoped types), and whether it is the type's status subresource.
+ * and for cluster-scoped types), and whether it is one of the type's subresources.
  */
-public record Target(ResourceType type, String namespace, boolean status) {
+public record Target(ResourceType type, String namespace, Subresource subresource) {
+
+    /** The subresources served: the objects' status, and their scale. */
+    public enum Subresource { NONE, STATUS, SCALE }
 
     public Target(ResourceType type, String namespace) {
-        this(type, namespace, false);
+        this(type, namespace, Subresource.NONE);
+    }
+
+    /** Whether it names the status subresource. */
+    public boolean status() {
+        return subresource == Subresource.STATUS;
+    }
+
+    /** Whether it names the scale subresource. */
+    public boolean scale() {
+        return subresource == Subresource.SCALE;
     }
 
     /** @param group "" for the core group */

@@ -297,6 +297,20 @@ class KubectlEndToEndTest {
     }
 
     @Test
+    void createGetAndScaleADeployment() {
+        succeeds(kubectl("create", "deployment", "web", "--image=nginx:1.27"), "deployment.apps/web created");
+        succeeds(kubectl("get", "deploy"), "NAME\\s+READY\\s+UP-TO-DATE\\s+AVAILABLE\\s+AGE",
+                "web\\s+0/1\\s+0\\s+0\\s+\\d+s");
+        succeeds(kubectl("scale", "deployment", "web", "--replicas=3"), "deployment.apps/web scaled");
+        succeeds(kubectl("get", "deployment", "web", "-o", "jsonpath={.spec.replicas} {.metadata.generation} "
+                + "{.spec.template.spec.containers[0].imagePullPolicy}"), "3 2 IfNotPresent");
+        // no controller: it stays at 0 ready, as a cluster without nodes would show it
+        succeeds(kubectl("get", "deploy", "web", "-o", "wide"),
+                "NAME\\s+READY\\s+UP-TO-DATE\\s+AVAILABLE\\s+AGE\\s+CONTAINERS\\s+IMAGES\\s+SELECTOR",
+                "web\\s+0/3\\s+0\\s+0\\s+\\d+s\\s+nginx\\s+nginx:1.27\\s+app=web");
+    }
+
+    @Test
     void typedCreateCommandsSendProtobuf() {
         succeeds(kubectl("create", "configmap", "settings", "--from-literal=mode=fast", "--from-literal=size=3"),
                 "configmap/settings created");

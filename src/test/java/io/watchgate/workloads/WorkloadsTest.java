@@ -96,6 +96,38 @@ class WorkloadsTest {
     }
 
     @Test
+    void itsScaleIsItsReplicasAsAnAutoscalingScale() {
+        String ns = newNamespace("deploy-scale");
+        String uid = given().contentType(ContentType.JSON).body(WEB).post(deployments(ns)).then().statusCode(201)
+                .extract().path("metadata.uid");
+        String scale = deployments(ns) + "/web/scale";
+        String version = given().get(scale).then().statusCode(200)
+                .body("kind", equalTo("Scale")).body("apiVersion", equalTo("autoscaling/v1"))
+                .body("metadata.name", equalTo("web")).body("metadata.uid", equalTo(uid))
+                .body("spec.replicas", equalTo(1)).body("status.replicas", equalTo(0))
+                .body("status.selector", equalTo("app=web"))
+                .extract().path("metadata.resourceVersion");
+        // as kubectl scale sends it
+        given().contentType("application/merge-patch+json").body("{\"spec\":{\"replicas\":3}}").patch(scale)
+                .then().statusCode(200).body("spec.replicas", equalTo(3));
+        given().get(deployments(ns) + "/web").then().body("spec.replicas", equalTo(3))
+                .body("metadata.generation", equalTo(2));
+        given().contentType(ContentType.JSON).body("{\"kind\":\"Scale\",\"apiVersion\":\"autoscaling/v1\","
+                + "\"metadata\":{\"name\":\"web\",\"resourceVersion\":\"" + version + "\"},\"spec\":{\"replicas\":5}}")
+                .put(scale).then().statusCode(409);
+        given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"web\"},\"spec\":{\"replicas\":-1}}")
+                .put(scale).then().statusCode(422)
+                .body("message", containsString("spec.replicas: Invalid value: -1: must be greater than or equal to 0"));
+        given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"web\"},\"spec\":{}}").put(scale)
+                .then().statusCode(200).body("spec", equalTo(Map.of())); // scaled to zero
+        given().get("/apis/apps/v1/namespaces/" + ns + "/daemonsets/any/scale").then().statusCode(404);
+        given().get("/apis/apps/v1").then().statusCode(200)
+                .body("resources.name", hasItem("deployments/scale"))
+                .body("resources.find { it.name == 'deployments/scale' }.kind", equalTo("Scale"))
+                .body("resources.name", org.hamcrest.Matchers.not(hasItem("daemonsets/scale")));
+    }
+
+    @Test
     void aJobSelectsItsPodsByItsUidAndMustNotRestartThemAlways() {
         String ns = newNamespace("jobs");
         String jobs = "/apis/batch/v1/namespaces/" + ns + "/jobs";
