@@ -124,9 +124,20 @@ final class CollectorActions {
             return true; // its type went with its definition, whose deletion takes the object
         }
         DeleteOptions options = new DeleteOptions(self.uid(), Long.toString(dependent.revision()), false,
-                cascade ? Propagation.FOREGROUND : null); // null: its own finalizer's policy, else its type's
+                cascade ? Propagation.FOREGROUND : ownPolicy(dependent));
         writes.start(work, () -> deletions.delete(type, work.key().namespace(), work.key().name(), options), () -> { });
         return false;
+    }
+
+    /**
+     * The policy of the collector's finalizer the object carries, else Background, as kube's collector deletes: never
+     * its type's default (a Job's would orphan its pods).
+     */
+    private static Propagation ownPolicy(StoredObject object) {
+        if (Lifecycle.hasFinalizer(object, Lifecycle.ORPHAN)) {
+            return Propagation.ORPHAN;
+        }
+        return Lifecycle.hasFinalizer(object, Lifecycle.FOREGROUND) ? Propagation.FOREGROUND : Propagation.BACKGROUND;
     }
 
     /** Whether one of the object's own dependents is itself in a foreground deletion. */

@@ -16,6 +16,7 @@ import io.watchgate.store.Store;
 import io.watchgate.store.StoreException;
 import io.watchgate.store.StoredObject;
 import io.watchgate.types.ResourceType;
+import io.watchgate.types.WorkloadTypes;
 import io.watchgate.validation.JsonShape;
 import io.watchgate.validation.ObjectValidator;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -90,8 +91,9 @@ public class ObjectWrites {
             object.remove("status"); // set through the status subresource only
         }
         ServerFields.initialize(object, clock.instant());
-        TypeDefaults.onCreate(type, object, clock.instant());
+        // typed first, as kube decodes before it defaults: the defaults then meet fields of their declared types
         protobuf.conform(type, object);
+        TypeDefaults.onCreate(type, object, clock.instant());
         // the namespace or the definition may change between the check and the write (the create is guarded by
         // their revisions): then it is checked again
         String given = name;
@@ -130,15 +132,17 @@ public class ObjectWrites {
      * One create, against the namespace and the definition as they are now; a generated name may be taken (as
      * kube-apiserver, a few tries).
      */
-    private CompletionStage<StoredObject> createAttempt(ResourceType type, String namespace, ObjectNode object,
+    private CompletionStage<StoredObject> createAttempt(ResourceType type, String namespace, ObjectNode unnamed,
             String given, String generateName, boolean dryRun) {
         boolean generated = given.isEmpty();
         String name = given;
         for (int nameAttempts = 1;; nameAttempts++) {
+            ObjectNode object = generated ? unnamed.deepCopy() : unnamed; // what the name fills in is filled afresh
             if (generated) {
                 name = NameGenerator.generate(generateName);
                 object.withObject("/metadata").put("name", name);
             }
+            TypeDefaults.onNamed(type, object);
             long namespaceRevision = namespaces.requireAcceptsContent(type, namespace, name);
             long definitionRevision = definitions.requireAcceptsInstances(type, name);
             validator.validate(type, object);
@@ -307,8 +311,9 @@ public class ObjectWrites {
     private CompletionStage<StoredObject> commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
             boolean dryRun, boolean statusOnly) {
         if (type.subresources().status()) {
-            desired = statusOnly ? withStatus(current.tree().deepCopy(), desired.get("status"))
-                    : withStatus(desired, current.tree().get("status"));
+            desired = !statusOnly ? withStatus(desired, current.tree().get("status"))
+                    : WorkloadTypes.ALL.contains(type) ? builtInStatusWrite(type, current.tree(), desired)
+                    : withStatus(current.tree().deepCopy(), desired.get("status"));
         }
         // pruned before anything compares: a write of only undeclared fields changes nothing
         customResources.conform(type, desired);
@@ -352,6 +357,31 @@ public class ObjectWrites {
                     .thenApply(after -> after != null ? after : updated.object()), Infrastructure.getDefaultWorkerPool());
         }
         return update.thenApply(ChangeEvent::object);
+    }
+
+    /**
+     * A status write of a built-in type, as its registry strategy takes it: everything sent but the spec, which stays
+     * as stored (and a Deployment's labels, which its strategy keeps too). A custom resource's status write takes
+     * the status alone.
+     */
+    private static ObjectNode builtInStatusWrite(ResourceType type, ObjectNode current, ObjectNode desired) {
+        ObjectNode written = desired.deepCopy();
+        JsonNode spec = current.get("spec");
+        if (spec == null) {
+            written.remove("spec");
+        } else {
+            written.set("spec", spec.deepCopy());
+        }
+        if (type.equals(WorkloadTypes.DEPLOYMENTS)) {
+            JsonNode labels = current.path("metadata").get("labels");
+            ObjectNode metadata = written.withObject("/metadata");
+            if (labels == null) {
+                metadata.remove("labels");
+            } else {
+                metadata.set("labels", labels.deepCopy());
+            }
+        }
+        return written;
     }
 
     private static ObjectNode withStatus(ObjectNode object, JsonNode status) {

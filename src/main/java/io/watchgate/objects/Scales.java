@@ -32,7 +32,9 @@ public final class Scales {
                 meta.set(field, metadata.get(field));
             }
         }
-        meta.put("resourceVersion", Long.toString(object.revision()));
+        // a dry run's object has no revision of its own: it shows the one it was computed from
+        meta.put("resourceVersion", object.revision() != 0 ? Long.toString(object.revision())
+                : metadata.path("resourceVersion").asText(""));
         if (metadata.hasNonNull("creationTimestamp")) {
             meta.set("creationTimestamp", metadata.get("creationTimestamp"));
         }
@@ -60,23 +62,29 @@ public final class Scales {
             throw ApiException.badRequest("the body of a scale must be an autoscaling/v1 Scale object");
         }
         String named = scale.path("metadata").path("name").asText("");
-        if (!named.isEmpty() && !named.equals(name)) {
+        if (!named.equals(name)) {
             throw ApiException.badRequest("the name of the object (" + named + ") does not match the name on the URL ("
                     + name + ")");
+        }
+        String namespace = scale.path("metadata").path("namespace").asText("");
+        if (!namespace.isEmpty() && !namespace.equals(current.key().namespace())) {
+            throw ApiException.badRequest("the namespace of the provided object does not match the namespace sent "
+                    + "on the request");
+        }
+        JsonNode replicas = scale.path("spec").path("replicas");
+        if (!replicas.isMissingNode() && !replicas.isNull()
+                && (!replicas.isIntegralNumber() || !replicas.canConvertToInt())) {
+            throw ApiException.undecodable("Scale", "autoscaling/v1", "spec.replicas must be an int32");
+        }
+        if (replicas.asInt(0) < 0) {
+            throw ApiException.invalid("autoscaling", "Scale", name, List.of(
+                    Cause.invalid("spec.replicas", replicas.asInt(), "must be greater than or equal to 0")));
         }
         String uid = scale.path("metadata").path("uid").asText("");
         String currentUid = current.tree().path("metadata").path("uid").asText("");
         if (!uid.isEmpty() && !uid.equals(currentUid)) {
             throw ApiException.conflict(type.group(), type.resource(), name, "Precondition failed: UID in "
                     + "precondition: " + uid + ", UID in object meta: " + currentUid);
-        }
-        JsonNode replicas = scale.path("spec").path("replicas");
-        if (!replicas.isMissingNode() && !replicas.isNull() && !replicas.canConvertToInt()) {
-            throw ApiException.undecodable("Scale", "autoscaling/v1", "spec.replicas must be an int32");
-        }
-        if (replicas.asInt(0) < 0) {
-            throw ApiException.invalid("autoscaling", "Scale", name, List.of(
-                    Cause.invalid("spec.replicas", replicas.asInt(), "must be greater than or equal to 0")));
         }
         return replicas.asInt(0);
     }

@@ -35,7 +35,13 @@ final class TypeDefaults {
         onWrite(type, object);
         if (WorkloadDefaults.applies(type)) {
             WorkloadDefaults.onCreate(type, object);
-            WorkloadDefaults.onWrite(type, object); // again, as kube defaults what it reads back: the Job's labels
+        }
+    }
+
+    /** On create, once the object has its name (a generated one, on each attempt): what is made of the name. */
+    static void onNamed(ResourceType type, ObjectNode object) {
+        if (WorkloadDefaults.applies(type)) {
+            WorkloadDefaults.onNamed(type, object);
         }
     }
 

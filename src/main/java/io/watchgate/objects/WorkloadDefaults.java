@@ -49,13 +49,22 @@ final class WorkloadDefaults {
             case "DaemonSet" -> {
                 status.put("currentNumberScheduled", 0).put("numberMisscheduled", 0)
                         .put("desiredNumberScheduled", 0).put("numberReady", 0);
-                object.withObject("/metadata").withObject("/annotations").put(DAEMON_SET_TEMPLATE_GENERATION, "1");
+                ObjectNode annotations = object.withObject("/metadata").withObject("/annotations");
+                if (annotations.path(DAEMON_SET_TEMPLATE_GENERATION).asLong(0) < 1) {
+                    annotations.put(DAEMON_SET_TEMPLATE_GENERATION, "1"); // kube keeps one of 1 or more
+                }
             }
             case "StatefulSet" -> status.put("replicas", 0).put("availableReplicas", 0);
             case "ReplicaSet" -> status.put("replicas", 0);
-            case "Job" -> generateSelector(object);
             default -> {
             }
+        }
+    }
+
+    /** On create, once the object has its name: a Job's selector, made of its name and uid. */
+    static void onNamed(ResourceType type, ObjectNode object) {
+        if (type.kind().equals("Job")) {
+            generateSelector(object);
         }
     }
 

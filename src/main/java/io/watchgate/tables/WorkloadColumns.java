@@ -74,12 +74,17 @@ final class WorkloadColumns {
                             + "https://en.wikipedia.org/wiki/List_of_tz_database_time_zones.",
                             (o, now) -> CoreColumns.text(o.path("spec").path("timeZone"), "<none>")),
                     Column.of("Suspend", "boolean", "This flag tells the controller to suspend subsequent executions.",
-                            (o, now) -> o.path("spec").path("suspend").asBoolean(false)),
+                            (o, now) -> suspend(o.path("spec").path("suspend"))),
                     Column.of("Active", "integer", "A list of pointers to currently running jobs.",
                             (o, now) -> (long) o.path("status").path("active").size()),
                     Column.of("Last Schedule", "string", "Information when was the last time the job was successfully "
                             + "scheduled.", (o, now) -> lastSchedule(o, now)),
                     CoreColumns.AGE, CONTAINERS, IMAGES, SELECTOR));
+
+    /** As kube's printBoolPtr: a string cell, though the column says boolean. */
+    private static String suspend(JsonNode suspend) {
+        return suspend.isBoolean() ? (suspend.booleanValue() ? "True" : "False") : "<unset>";
+    }
 
     private static long count(JsonNode workload, String field) {
         return workload.path("status").path(field).asLong(0);

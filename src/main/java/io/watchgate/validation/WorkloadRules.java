@@ -44,6 +44,7 @@ final class WorkloadRules {
                     nonNegative(spec, field, "spec." + field, causes);
                 }
                 selector(kind, spec, "spec", causes);
+                generatedSelector(object, causes);
                 template(spec.path("template"), "spec.template", JOB_RESTART, causes);
                 if (old != null) {
                     immutableSelector(spec, old.path("spec"), "spec.selector", causes);
@@ -88,6 +89,41 @@ final class WorkloadRules {
         if (!selector.isObject() || !LabelSelectorObject.matches(selector, map(labels))) {
             causes.add(Cause.invalid(path + ".template.metadata.labels", labels.isObject() ? labels : "null",
                     "`selector` does not match template `labels`"));
+        }
+    }
+
+    /**
+     * A Job that does not choose its selector has the one made of its uid, and its template the labels naming it
+     * (kube's validateGeneratedSelector): no Job can take up another's pods by naming that one's uid.
+     */
+    private static void generatedSelector(JsonNode job, Causes causes) {
+        JsonNode spec = job.path("spec");
+        JsonNode labels = spec.path("template").path("metadata").path("labels");
+        if (spec.path("manualSelector").asBoolean(false) || !labels.isObject()) {
+            return;
+        }
+        String uid = job.path("metadata").path("uid").asText("");
+        String name = job.path("metadata").path("name").asText("");
+        if (uid.isEmpty()) {
+            causes.add(Cause.required("metadata.uid", ""));
+        }
+        hasLabel(labels, "controller-uid", uid, causes);
+        hasLabel(labels, "job-name", name, causes);
+        hasLabel(labels, "batch.kubernetes.io/controller-uid", uid, causes);
+        hasLabel(labels, "batch.kubernetes.io/job-name", name, causes);
+        JsonNode selector = spec.path("selector");
+        if (selector.isObject() && !LabelSelectorObject.matches(selector,
+                Map.of("batch.kubernetes.io/controller-uid", uid))) {
+            causes.add(Cause.invalid("spec.selector", selector, "`selector` not auto-generated"));
+        }
+    }
+
+    private static void hasLabel(JsonNode labels, String key, String expected, Causes causes) {
+        String path = "spec.template.metadata.labels[" + key + "]";
+        if (!labels.has(key)) {
+            causes.add(Cause.required(path, expected));
+        } else if (!labels.path(key).asText("").equals(expected)) {
+            causes.add(Cause.invalid(path, labels, "must be '" + expected + "'"));
         }
     }
 

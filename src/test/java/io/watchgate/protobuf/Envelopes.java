@@ -45,6 +45,8 @@ final class Envelopes {
             case "authentication.k8s.io" -> io.kubernetes.client.proto.V1Authentication.getDescriptor();
             case "authorization.k8s.io" -> io.kubernetes.client.proto.V1Authorization.getDescriptor();
             case "coordination.k8s.io" -> io.kubernetes.client.proto.V1Coordination.getDescriptor();
+            case "apps" -> io.kubernetes.client.proto.V1Apps.getDescriptor();
+            case "batch" -> io.kubernetes.client.proto.V1Batch.getDescriptor();
             case "rbac.authorization.k8s.io" -> io.kubernetes.client.proto.V1Rbac.getDescriptor();
             default -> throw new AssertionError("no protobuf messages for the group of " + type);
         };

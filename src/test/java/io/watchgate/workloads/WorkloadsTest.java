@@ -96,6 +96,28 @@ class WorkloadsTest {
     }
 
     @Test
+    void aFieldOfTheWrongTypeIsABadRequestNotAServerError() {
+        String ns = newNamespace("deploy-types");
+        for (String strategy : new String[] { "\"x\"", "[]", "{\"rollingUpdate\":5}" }) {
+            given().contentType(ContentType.JSON).body(WEB.replace("\"strategy\":{}", "\"strategy\":" + strategy))
+                    .post(deployments(ns)).then().statusCode(400).body("reason", equalTo("BadRequest"));
+        }
+        given().get(deployments(ns)).then().statusCode(200).body("items", equalTo(List.of()));
+    }
+
+    @Test
+    void aStatusWriteKeepsTheSpecButTakesTheAnnotations() {
+        String ns = newNamespace("deploy-status-meta");
+        given().contentType(ContentType.JSON).body(WEB).post(deployments(ns)).then().statusCode(201);
+        given().contentType("application/merge-patch+json").body("{\"metadata\":{\"annotations\":{\"seen\":\"yes\"},"
+                + "\"labels\":{\"app\":\"other\"}},\"spec\":{\"replicas\":4},\"status\":{\"replicas\":1}}")
+                .patch(deployments(ns) + "/web/status").then().statusCode(200)
+                .body("metadata.annotations.seen", equalTo("yes"))
+                .body("metadata.labels.app", equalTo("web")) // a Deployment's labels stay, as kube's strategy keeps them
+                .body("spec.replicas", equalTo(1)).body("status.replicas", equalTo(1));
+    }
+
+    @Test
     void itsScaleIsItsReplicasAsAnAutoscalingScale() {
         String ns = newNamespace("deploy-scale");
         String uid = given().contentType(ContentType.JSON).body(WEB).post(deployments(ns)).then().statusCode(201)
@@ -121,6 +143,10 @@ class WorkloadsTest {
         given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"web\"},\"spec\":{}}").put(scale)
                 .then().statusCode(200).body("spec", equalTo(Map.of())); // scaled to zero
         given().get("/apis/apps/v1/namespaces/" + ns + "/daemonsets/any/scale").then().statusCode(404);
+        given().contentType(ContentType.JSON).body("{\"spec\":{\"replicas\":2}}").put(scale).then().statusCode(400)
+                .body("message", containsString("does not match the name on the URL"));
+        given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"web\"},\"spec\":{\"replicas\":2.5}}")
+                .put(scale).then().statusCode(400);
         given().get("/apis/apps/v1").then().statusCode(200)
                 .body("resources.name", hasItem("deployments/scale"))
                 .body("resources.find { it.name == 'deployments/scale' }.kind", equalTo("Scale"))
@@ -148,5 +174,47 @@ class WorkloadsTest {
                 .body("details.causes.field", hasItem("spec.template.spec.restartPolicy"));
         given().get(jobs + "/again").then().statusCode(404).body("details.name", equalTo("again"))
                 .body("details.causes", nullValue());
+        // a Job that does not choose its selector cannot take up another Job's pods
+        given().contentType(ContentType.JSON).body(job.replace("pi\"},", "thief\"},").replace("\"template\":",
+                "\"selector\":{\"matchLabels\":{\"batch.kubernetes.io/controller-uid\":\"" + uid + "\"}},"
+                        + "\"template\":").replace("\"metadata\":{},", "\"metadata\":{\"labels\":{"
+                        + "\"batch.kubernetes.io/controller-uid\":\"" + uid + "\"}},"))
+                .post(jobs).then().statusCode(422)
+                .body("details.causes.message", hasItem(containsString("`selector` not auto-generated")));
+        // a generated name is the one its labels carry
+        String named = given().contentType(ContentType.JSON).body(job.replace("\"name\":\"pi\"},",
+                "\"generateName\":\"batch-\"},")).post(jobs).then().statusCode(201)
+                .extract().path("metadata.name");
+        given().get(jobs + "/" + named).then().statusCode(200)
+                .body("spec.template.metadata.labels.job-name", equalTo(named));
+    }
+
+    @Test
+    void theCollectorDeletesAJobOfADeletedCronJobWithWhatItOwns() {
+        String ns = newNamespace("cronjob-gc");
+        String cronJobs = "/apis/batch/v1/namespaces/" + ns + "/cronjobs";
+        String cronJob = given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"nightly\"},"
+                + "\"spec\":{\"schedule\":\"0 3 * * *\",\"jobTemplate\":{\"spec\":{\"template\":{\"spec\":{"
+                + "\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}],\"restartPolicy\":\"OnFailure\"}}}}}}")
+                .post(cronJobs).then().statusCode(201).extract().path("metadata.uid");
+        String jobs = "/apis/batch/v1/namespaces/" + ns + "/jobs";
+        String job = given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"nightly-1\","
+                + "\"ownerReferences\":[{\"apiVersion\":\"batch/v1\",\"kind\":\"CronJob\",\"name\":\"nightly\","
+                + "\"uid\":\"" + cronJob + "\"}]},\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\","
+                + "\"image\":\"busybox\"}],\"restartPolicy\":\"Never\"}}}}").post(jobs).then().statusCode(201)
+                .extract().path("metadata.uid");
+        String pods = "/api/v1/namespaces/" + ns + "/configmaps"; // a pod would do as well; any dependent shows it
+        given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"nightly-1-run\",\"ownerReferences\":["
+                + "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"name\":\"nightly-1\",\"uid\":\"" + job + "\"}]}}")
+                .post(pods).then().statusCode(201);
+        String from = given().get(pods).then().extract().path("metadata.resourceVersion");
+        try (io.watchgate.watch.WatchConnection watch = io.watchgate.watch.WatchConnection.open(
+                pods + "?watch=true&resourceVersion=" + from)) {
+            given().delete(cronJobs + "/nightly").then().statusCode(200);
+            com.fasterxml.jackson.databind.JsonNode event = watch.next();
+            org.junit.jupiter.api.Assertions.assertEquals("DELETED", io.watchgate.watch.WatchConnection.type(event),
+                    "the Job went in the background, and what it owned after it: " + event);
+        }
+        given().get(jobs + "/nightly-1").then().statusCode(404);
     }
 }
