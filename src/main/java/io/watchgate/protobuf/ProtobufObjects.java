@@ -55,13 +55,14 @@ public class ProtobufObjects {
     private static final Descriptor TYPE_META = Runtime.getDescriptor().findMessageTypeByName("TypeMeta");
     private static final Descriptor LIST_META = Meta.getDescriptor().findMessageTypeByName("ListMeta");
     /** The messages of each built-in group version, by apiVersion (core's apart: it has meta's Status too). */
-    private static final Map<String, FileDescriptor> GROUP_FILES = Map.of(
-            RbacTypes.GROUP + "/v1", V1Rbac.getDescriptor(),
-            ReviewTypes.AUTHENTICATION + "/v1", V1Authentication.getDescriptor(),
-            ReviewTypes.AUTHORIZATION + "/v1", V1Authorization.getDescriptor(),
-            CoordinationTypes.GROUP + "/v1", V1Coordination.getDescriptor(),
-            WorkloadTypes.APPS + "/v1", V1Apps.getDescriptor(),
-            WorkloadTypes.BATCH + "/v1", V1Batch.getDescriptor());
+    // built when a group's objects are first met, not at every start: each file's descriptor takes its build
+    private static final Map<String, java.util.function.Supplier<FileDescriptor>> GROUP_FILES = Map.of(
+            RbacTypes.GROUP + "/v1", V1Rbac::getDescriptor,
+            ReviewTypes.AUTHENTICATION + "/v1", V1Authentication::getDescriptor,
+            ReviewTypes.AUTHORIZATION + "/v1", V1Authorization::getDescriptor,
+            CoordinationTypes.GROUP + "/v1", V1Coordination::getDescriptor,
+            WorkloadTypes.APPS + "/v1", V1Apps::getDescriptor,
+            WorkloadTypes.BATCH + "/v1", V1Batch::getDescriptor);
     private static final Descriptor STATUS = Meta.getDescriptor().findMessageTypeByName("Status");
 
     private final ProtoToJson toJson;
@@ -195,7 +196,7 @@ public class ProtobufObjects {
         if (apiVersion.equals("v1")) {
             return kind.equals("Status") ? STATUS : V1.getDescriptor().findMessageTypeByName(kind);
         }
-        FileDescriptor file = GROUP_FILES.get(apiVersion);
-        return file == null ? null : file.findMessageTypeByName(kind);
+        java.util.function.Supplier<FileDescriptor> file = GROUP_FILES.get(apiVersion);
+        return file == null ? null : file.get().findMessageTypeByName(kind);
     }
 }
