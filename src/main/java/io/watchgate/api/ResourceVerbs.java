@@ -11,7 +11,6 @@ import io.watchgate.authz.Authorization;
 import io.watchgate.authz.Decision;
 import io.watchgate.authz.Forbidden;
 import io.watchgate.authz.RbacAdmission;
-import io.watchgate.crd.CustomResourceTypes;
 import io.watchgate.metrics.ListSizes;
 import io.watchgate.objects.DeleteOptions;
 import io.watchgate.objects.Scales;
@@ -61,7 +60,6 @@ public class ResourceVerbs {
     private final RequestBodies requests;
     private final ResponseBodies bodies;
     private final FieldChecks fieldChecks;
-    private final CustomResourceTypes customResources;
     private final ProtobufObjects protobuf;
     private final ListSizes listSizes;
     private final WritePlacement placement;
@@ -72,7 +70,7 @@ public class ResourceVerbs {
 
     ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions,
             RequestBodies requests, ResponseBodies bodies, FieldChecks fieldChecks,
-            CustomResourceTypes customResources, ProtobufObjects protobuf, ListSizes listSizes,
+            ProtobufObjects protobuf, ListSizes listSizes,
             WritePlacement placement, RbacAdmission admission, Authorization authorization, AccessReviews reviews,
             Json json) {
         this.admission = admission;
@@ -82,7 +80,6 @@ public class ResourceVerbs {
         this.placement = placement;
         this.listSizes = listSizes;
         this.protobuf = protobuf;
-        this.customResources = customResources;
         this.fieldChecks = fieldChecks;
         this.types = types;
         this.reads = reads;

@@ -1,5 +1,6 @@
 package io.watchgate.garbagecollector;
 
+import io.watchgate.objects.Finalization;
 import io.watchgate.objects.DeleteOptions;
 import io.watchgate.objects.Deletions;
 import io.watchgate.objects.OwnerReferenceEdits;
@@ -79,7 +80,7 @@ final class CollectorActions {
      */
     private boolean dependent(Work work) throws InterruptedException {
         StoredObject dependent = store.latest(work.key());
-        if (dependent == null || Lifecycle.isTerminating(dependent)) {
+        if (dependent == null || Finalization.isTerminating(dependent.tree())) {
             return true; // gone, or going: a foreground owner waits for its DELETED event
         }
         List<OwnerReference> references = OwnerReference.of(dependent.tree());
@@ -134,10 +135,11 @@ final class CollectorActions {
      * its type's default (a Job's would orphan its pods).
      */
     private static Propagation ownPolicy(StoredObject object) {
-        if (Lifecycle.hasFinalizer(object, Lifecycle.ORPHAN)) {
+        if (Finalization.hasFinalizer(object.tree(), Propagation.ORPHAN_FINALIZER)) {
             return Propagation.ORPHAN;
         }
-        return Lifecycle.hasFinalizer(object, Lifecycle.FOREGROUND) ? Propagation.FOREGROUND : Propagation.BACKGROUND;
+        return Finalization.hasFinalizer(object.tree(), Propagation.FOREGROUND_FINALIZER) ? Propagation.FOREGROUND
+                : Propagation.BACKGROUND;
     }
 
     /** Whether one of the object's own dependents is itself in a foreground deletion. */
@@ -158,13 +160,13 @@ final class CollectorActions {
     /** Each dependent lets go of the owner; once none names it, the owner's {@code orphan} finalizer goes. */
     private boolean orphaning(Work work) throws InterruptedException {
         StoredObject owner = store.latest(work.key());
-        if (owner == null || !Lifecycle.isTerminating(owner) || !Lifecycle.hasFinalizer(owner, Lifecycle.ORPHAN)) {
+        if (owner == null || !Finalization.heldBy(owner.tree(), Propagation.ORPHAN_FINALIZER)) {
             return true;
         }
         OwnerId self = new OwnerId(OwnerLookup.uidOf(owner), work.key());
         List<ObjectKey> naming = graph.dependentsOf(self);
         if (naming.isEmpty()) {
-            writes.start(work, () -> deletions.removeFinalizer(work.key(), Lifecycle.ORPHAN), () -> { });
+            writes.start(work, () -> deletions.removeFinalizer(work.key(), Propagation.ORPHAN_FINALIZER), () -> { });
             return false;
         }
         AtomicInteger left = new AtomicInteger(naming.size());
@@ -197,13 +199,12 @@ final class CollectorActions {
         if (owner == null || graph.blocked(new OwnerId(OwnerLookup.uidOf(owner), work.key()))) {
             return true; // the last blocking dependent to go wakes it
         }
-        writes.start(work, () -> deletions.removeFinalizer(work.key(), Lifecycle.FOREGROUND), () -> { });
+        writes.start(work, () -> deletions.removeFinalizer(work.key(), Propagation.FOREGROUND_FINALIZER), () -> { });
         return false;
     }
 
     private StoredObject foregroundDeleting(ObjectKey key) {
         StoredObject owner = store.latest(key);
-        return owner != null && Lifecycle.isTerminating(owner) && Lifecycle.hasFinalizer(owner, Lifecycle.FOREGROUND)
-                ? owner : null;
+        return owner != null && Finalization.heldBy(owner.tree(), Propagation.FOREGROUND_FINALIZER) ? owner : null;
     }
 }

@@ -85,11 +85,6 @@ public class CollectorLease {
         return !shared || (leading && System.nanoTime() - renewedAtNanos < renewDeadlineMillis * 1_000_000);
     }
 
-    /** The name this server holds the lease by. */
-    public String identity() {
-        return identity;
-    }
-
     void start(@Observes @Priority(jakarta.interceptor.Interceptor.Priority.APPLICATION + 900) StartupEvent event) {
         if (!shared) {
             return;

@@ -1,5 +1,7 @@
 package io.watchgate.garbagecollector;
 
+import io.watchgate.objects.Finalization;
+import io.watchgate.objects.Propagation;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.EventType;
 import io.watchgate.store.ObjectKey;
@@ -38,10 +40,9 @@ record Commit(ObjectKey key, String uid, boolean deleted, Map<OwnerId, Boolean> 
                 owners.merge(owner, reference.blockOwnerDeletion(), Boolean::logicalOr);
             }
         }
-        boolean terminating = Lifecycle.isTerminating(object);
         return new Commit(key, OwnerLookup.uidOf(object), false, Map.copyOf(owners), namesOwners,
-                terminating && Lifecycle.hasFinalizer(object, Lifecycle.FOREGROUND),
-                terminating && Lifecycle.hasFinalizer(object, Lifecycle.ORPHAN));
+                Finalization.heldBy(object.tree(), Propagation.FOREGROUND_FINALIZER),
+                Finalization.heldBy(object.tree(), Propagation.ORPHAN_FINALIZER));
     }
 
     /** The object as an owner. */

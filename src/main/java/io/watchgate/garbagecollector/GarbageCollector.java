@@ -1,5 +1,6 @@
 package io.watchgate.garbagecollector;
 
+import io.watchgate.objects.Finalization;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.watchgate.objects.Deletions;
@@ -115,7 +116,7 @@ public class GarbageCollector {
         }
         if (change.type() == EventType.DELETED || OwnerReference.hasAny(change.object().tree())
                 || (change.previous() != null && OwnerReference.hasAny(change.previous().tree()))
-                || Lifecycle.isTerminating(change.object())) {
+                || Finalization.isTerminating(change.object().tree())) {
             mail(Commit.of(change, kinds));
         }
     }

@@ -1,5 +1,7 @@
 package io.watchgate.garbagecollector;
 
+import io.watchgate.objects.Finalization;
+import io.watchgate.objects.Propagation;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
@@ -33,7 +35,7 @@ final class OwnerLookup {
         if (found == null || !reference.uid().equals(uidOf(found))) {
             return OwnerState.DANGLING;
         }
-        if (Lifecycle.isTerminating(found) && Lifecycle.hasFinalizer(found, Lifecycle.FOREGROUND)) {
+        if (Finalization.heldBy(found.tree(), Propagation.FOREGROUND_FINALIZER)) {
             return OwnerState.WAITING;
         }
         return OwnerState.SOLID;

@@ -18,7 +18,8 @@ import java.util.Set;
  */
 public record DeleteOptions(String uid, String resourceVersion, boolean dryRun, Propagation propagation) {
 
-    private static final List<String> PROPAGATION_POLICIES = List.of("Foreground", "Background", "Orphan");
+    private static final List<String> PROPAGATION_POLICIES = java.util.Arrays.stream(Propagation.values())
+            .map(Propagation::policy).toList();
     private static final Set<String> API_VERSIONS = Set.of("v1", "meta.k8s.io/v1");
 
     /** No precondition, no dry run, no policy: what the server's own deletions ask. */

@@ -173,7 +173,7 @@ public class Deletions {
      * @return the object as written or deleted, or null when it is gone or no longer carries the finalizer
      */
     public CompletableFuture<StoredObject> removeFinalizer(ObjectKey key, String finalizer) {
-        return Contention.retry(store, group(key), key.resource(), key.name(), () -> {
+        return Contention.retry(store, key.group(), key.resource(), key.name(), () -> {
             StoredObject current = store.latest(key);
             if (current == null || !Finalization.finalizers(current.tree()).contains(finalizer)) {
                 return CompletableFuture.completedFuture(null);
@@ -230,7 +230,7 @@ public class Deletions {
     /** Deletes one object its namespace or definition takes with it (marks it, if finalizers hold it). */
     private CompletableFuture<?> deleteContent(StoredObject object) {
         ObjectKey key = object.key();
-        return Contention.<Object>retry(store, group(key), key.resource(), key.name(), () -> {
+        return Contention.<Object>retry(store, key.group(), key.resource(), key.name(), () -> {
             StoredObject current = store.latest(key);
             if (current == null) {
                 return CompletableFuture.completedFuture(null);
@@ -249,11 +249,6 @@ public class Deletions {
         } catch (RuntimeException refused) {
             return CompletableFuture.failedFuture(refused);
         }
-    }
-
-    private static String group(ObjectKey key) {
-        int dot = key.resource().indexOf('.');
-        return dot < 0 ? "" : key.resource().substring(dot + 1);
     }
 
     private static void checkPreconditions(ResourceType type, StoredObject current, DeleteOptions options) {

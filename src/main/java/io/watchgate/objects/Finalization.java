@@ -11,8 +11,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Graceful deletion: an object with finalizers is only marked deleted, and goes when the last one is removed. */
-final class Finalization {
+/**
+ * Graceful deletion: an object with finalizers is only marked deleted, and goes when the last one is removed. What
+ * it reads of an object is public: the garbage collector reads the same.
+ */
+public final class Finalization {
 
     private Finalization() {
     }
@@ -22,9 +25,24 @@ final class Finalization {
         return finalizers.isArray() && !finalizers.isEmpty();
     }
 
-    static boolean isTerminating(ObjectNode object) {
+    /** Whether its deletion has begun (a deletionTimestamp): finalizers hold it. */
+    public static boolean isTerminating(ObjectNode object) {
         JsonNode timestamp = object.path("metadata").get("deletionTimestamp");
         return timestamp != null && !timestamp.isNull();
+    }
+
+    /** Whether its deletion has begun and {@code finalizer} holds it. */
+    public static boolean heldBy(ObjectNode object, String finalizer) {
+        return isTerminating(object) && hasFinalizer(object, finalizer);
+    }
+
+    public static boolean hasFinalizer(ObjectNode object, String finalizer) {
+        for (JsonNode name : object.path("metadata").path("finalizers")) {
+            if (finalizer.equals(name.asText())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Once an object is being deleted, its finalizers may only go, never be added (422 otherwise). */

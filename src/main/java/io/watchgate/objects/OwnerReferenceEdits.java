@@ -62,7 +62,7 @@ public class OwnerReferenceEdits {
     }
 
     private CompletableFuture<StoredObject> edit(ObjectKey key, UnaryOperator<ArrayNode> change) {
-        return Contention.retry(store, group(key), key.resource(), key.name(), () -> {
+        return Contention.retry(store, key.group(), key.resource(), key.name(), () -> {
             StoredObject current = store.latest(key);
             JsonNode references = current == null ? null : current.tree().path("metadata").get("ownerReferences");
             if (!(references instanceof ArrayNode list)) {
@@ -80,10 +80,5 @@ public class OwnerReferenceEdits {
             }
             return store.submit(Mutation.update(key, updated, current.revision())).thenApply(ChangeEvent::object);
         });
-    }
-
-    private static String group(ObjectKey key) {
-        int dot = key.resource().indexOf('.');
-        return dot < 0 ? "" : key.resource().substring(dot + 1);
     }
 }

@@ -9,6 +9,12 @@ public record ObjectKey(String resource, String namespace, String name) implemen
     /** Sorts after every real name or namespace: names are ASCII. */
     static final String HIGHEST = "\uffff";
 
+    /** The API group its resource belongs to: what follows the plural ({@code widgets.example.com}), "" for core. */
+    public String group() {
+        int dot = resource.indexOf('.');
+        return dot < 0 ? "" : resource.substring(dot + 1);
+    }
+
     @Override
     public int compareTo(ObjectKey other) {
         // spelled out rather than a composed Comparator: every index lookup makes some 20 of these

@@ -315,8 +315,9 @@ class ObjectLifecycleTest {
     }
 
     @Test
-    void theDefaultNamespaceCannotBeDeleted() {
+    void theServersOwnNamespacesDefaultAndKubeSystemCannotBeDeleted() {
         given().delete("/api/v1/namespaces/default").then().statusCode(403).body("reason", equalTo("Forbidden"));
+        given().delete("/api/v1/namespaces/kube-system").then().statusCode(403).body("reason", equalTo("Forbidden"));
         given().get("/api/v1/namespaces/default").then().statusCode(200);
     }
 

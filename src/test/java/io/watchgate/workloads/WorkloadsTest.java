@@ -187,6 +187,8 @@ class WorkloadsTest {
                 .extract().path("metadata.name");
         given().get(jobs + "/" + named).then().statusCode(200)
                 .body("spec.template.metadata.labels.job-name", equalTo(named));
+        // deleted without a policy, a Job keeps what it made, as kube's Job strategy keeps its pods
+        given().delete(jobs + "/pi").then().statusCode(200).body("metadata.finalizers", equalTo(List.of("orphan")));
     }
 
     @Test
