@@ -12,7 +12,10 @@ import io.watchgate.authz.Decision;
 import io.watchgate.authz.Forbidden;
 import io.watchgate.authz.RbacAdmission;
 import io.watchgate.metrics.ListSizes;
+import io.watchgate.managedfields.ManagerNames;
+import io.watchgate.managedfields.Writer;
 import io.watchgate.objects.DeleteOptions;
+import io.watchgate.objects.ObjectApplies;
 import io.watchgate.objects.Scales;
 import io.watchgate.objects.Deletions;
 import io.watchgate.objects.ListOptions;
@@ -29,6 +32,7 @@ import io.watchgate.request.QueryFlags;
 import io.watchgate.request.Target;
 import io.watchgate.reviews.AccessReviews;
 import io.watchgate.status.ApiException;
+import io.watchgate.status.Cause;
 import io.watchgate.store.StoredObject;
 import io.watchgate.tables.Tables;
 import io.watchgate.types.ResourceType;
@@ -56,6 +60,7 @@ public class ResourceVerbs {
     private final ResourceTypes types;
     private final ObjectReads reads;
     private final ObjectWrites writes;
+    private final ObjectApplies applies;
     private final Deletions deletions;
     private final RequestBodies requests;
     private final ResponseBodies bodies;
@@ -68,7 +73,8 @@ public class ResourceVerbs {
     private final AccessReviews reviews;
     private final Json json;
 
-    ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, Deletions deletions,
+    ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, ObjectApplies applies,
+            Deletions deletions,
             RequestBodies requests, ResponseBodies bodies, FieldChecks fieldChecks,
             ProtobufObjects protobuf, ListSizes listSizes,
             WritePlacement placement, RbacAdmission admission, Authorization authorization, AccessReviews reviews,
@@ -84,6 +90,7 @@ public class ResourceVerbs {
         this.types = types;
         this.reads = reads;
         this.writes = writes;
+        this.applies = applies;
         this.deletions = deletions;
         this.requests = requests;
         this.bodies = bodies;
@@ -149,13 +156,14 @@ public class ResourceVerbs {
     }
 
     /** A write of the scale subresource: {@code scale} makes the Scale to write of the current one. */
-    private Uni<Response> writeScale(Target target, String name, UriInfo uri, byte[] body, String options,
-            java.util.function.BiFunction<JsonNode, ObjectNode, JsonNode> scale) {
+    private Uni<Response> writeScale(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body,
+            String options, java.util.function.BiFunction<JsonNode, ObjectNode, JsonNode> scale) {
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), options);
+        Writer writer = writer(uri, headers, options);
         return placement.run(length(body), () -> {
             JsonNode sent = requests.json(requests.read(body));
             return answer(writes.scale(target.type(), namespaceOrEmpty(target), name,
-                    current -> scale.apply(sent, current), dryRun), this::scaleAnswer);
+                    current -> scale.apply(sent, current), dryRun, writer), this::scaleAnswer);
         });
     }
 
@@ -165,11 +173,12 @@ public class ResourceVerbs {
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "CreateOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "CreateOptions");
+        Writer writer = writer(uri, headers, "CreateOptions");
         return placement.run(length(body), () -> {
             JsonNode object = requests.object(target.type(), headers, body);
             List<String> warnings = fieldChecks.check(target.type(), object, validation);
             admission.admit(user, target.type(), namespaceOrEmpty(target), "", object);
-            return answer(writes.create(target.type(), namespaceOrEmpty(target), object, dryRun),
+            return answer(writes.create(target.type(), namespaceOrEmpty(target), object, dryRun, writer),
                     created -> withWarnings(bodies.written(target.type(), 201, created, representation), warnings));
         });
     }
@@ -182,10 +191,11 @@ public class ResourceVerbs {
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "UpdateOptions");
         if (target.scale()) {
-            return writeScale(target, name, uri, body, "UpdateOptions", (sent, current) -> sent);
+            return writeScale(target, name, uri, headers, body, "UpdateOptions", (sent, current) -> sent);
         }
+        Writer writer = writer(uri, headers, "UpdateOptions");
         if (!target.status() && writes.putCreates(target.type(), namespaceOrEmpty(target), name)) {
-            return createByPut(target, user, name, headers, body, representation, dryRun, validation);
+            return createByPut(target, user, name, headers, body, representation, dryRun, validation, writer);
         }
         long bytes = Math.max(length(body), writes.storedBytes(target.type(), namespaceOrEmpty(target), name));
         return placement.run(bytes, () -> {
@@ -193,7 +203,7 @@ public class ResourceVerbs {
             List<String> warnings = fieldChecks.check(target.type(), object, validation);
             // checked against the object it replaces, read again on each attempt (as kube checks in its update)
             return answer(writes.update(target.type(), namespaceOrEmpty(target), name, object, dryRun,
-                    target.status(), desired -> admission.admit(user, target.type(), namespaceOrEmpty(target), name,
+                    target.status(), writer, desired -> admission.admit(user, target.type(), namespaceOrEmpty(target), name,
                             desired)),
                     updated -> withWarnings(bodies.written(target.type(), 200, updated, representation), warnings));
         });
@@ -204,7 +214,20 @@ public class ResourceVerbs {
      * asked again, for a create (a right to update creates nothing), and the object is admitted as a create.
      */
     private Uni<Response> createByPut(Target target, UserInfo user, String name, HttpHeaders headers, byte[] body,
-            Representation representation, boolean dryRun, FieldValidation validation) {
+            Representation representation, boolean dryRun, FieldValidation validation, Writer writer) {
+        ResourceType type = target.type();
+        authorizeCreate(target, user, name);
+        return placement.run(length(body), () -> {
+            JsonNode object = requests.object(type, headers, body);
+            List<String> warnings = fieldChecks.check(type, object, validation);
+            admission.admit(user, type, namespaceOrEmpty(target), name, object);
+            return answer(writes.createByPut(type, namespaceOrEmpty(target), name, object, dryRun, writer),
+                    created -> withWarnings(bodies.written(type, 201, created, representation), warnings));
+        });
+    }
+
+    /** kube-apiserver asks the authorizer again before a write creates what the verb's right does not cover. */
+    private void authorizeCreate(Target target, UserInfo user, String name) {
         ResourceType type = target.type();
         Attributes create = Attributes.resource(user, "create", type.group(), type.version(), type.plural(), "",
                 namespaceOrEmpty(target), name);
@@ -212,13 +235,12 @@ public class ResourceVerbs {
         if (!decision.allowed()) {
             throw Forbidden.of(create, decision.reason());
         }
-        return placement.run(length(body), () -> {
-            JsonNode object = requests.object(type, headers, body);
-            List<String> warnings = fieldChecks.check(type, object, validation);
-            admission.admit(user, type, namespaceOrEmpty(target), name, object);
-            return answer(writes.createByPut(type, namespaceOrEmpty(target), name, object, dryRun),
-                    created -> withWarnings(bodies.written(type, 201, created, representation), warnings));
-        });
+    }
+
+    /** Whom managedFields records for a write: its {@code fieldManager}, else its User-Agent's product. */
+    private static Writer writer(UriInfo uri, HttpHeaders headers, String optionsKind) {
+        return new Writer(ManagerNames.of(uri.getQueryParameters().getFirst("fieldManager"),
+                headers.getHeaderString(HttpHeaders.USER_AGENT), optionsKind), "");
     }
 
     Uni<Response> patch(Target target, UserInfo user, String name, UriInfo uri, HttpHeaders headers,
@@ -229,11 +251,20 @@ public class ResourceVerbs {
         PatchType patchType = PatchType.fromContentType(contentType)
                 .filter(t -> Patcher.acceptedMediaTypes(target.type()).contains(t.mediaType()))
                 .orElseThrow(() -> requests.unsupported(Patcher.unsupported(target.type(), contentType)));
+        String force = uri.getQueryParameters().getFirst("force");
+        if (patchType == PatchType.APPLY_PATCH) {
+            return apply(target, user, name, uri, headers, body, representation, QueryFlags.bool("force", force));
+        }
+        if (force != null) {
+            throw ApiException.invalid("meta.k8s.io", "PatchOptions", "", List.of(Cause.forbidden("force",
+                    "may not be specified for non-apply patch")));
+        }
         if (target.scale()) {
-            return writeScale(target, name, uri, body, "PatchOptions",
+            return writeScale(target, name, uri, headers, body, "PatchOptions",
                     (patch, current) -> writes.patchScale(target.type(), patchType, current, patch));
         }
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
+        Writer writer = writer(uri, headers, "PatchOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "PatchOptions");
         // a tiny patch of a large object still copies and merges all of it
@@ -247,7 +278,7 @@ public class ResourceVerbs {
                 warnings.addAll(fieldChecks.check(target.type(), patch, validation));
             }
             return answer(writes.patch(target.type(), namespaceOrEmpty(target), name, patchType, patch, dryRun,
-                    target.status(), result -> {
+                    target.status(), writer, result -> {
                         admission.admit(user, target.type(), namespaceOrEmpty(target), name, result);
                         if (patchType == PatchType.JSON_PATCH) {
                             warnings.clear();
@@ -255,6 +286,50 @@ public class ResourceVerbs {
                         }
                     }), patched -> withWarnings(bodies.written(target.type(), 200, patched, representation), warnings));
         });
+    }
+
+    /**
+     * Server-side apply: 201 when it creates the object (which takes the right to create as well as to patch), else
+     * 200. A body that starts as JSON is read as JSON (kubectl sends JSON), anything else as YAML.
+     */
+    private Uni<Response> apply(Target target, UserInfo user, String name, UriInfo uri, HttpHeaders headers,
+            byte[] body, Representation representation, boolean force) {
+        String fieldManager = uri.getQueryParameters().getFirst("fieldManager");
+        if (fieldManager == null || fieldManager.isEmpty()) {
+            throw ApiException.invalid("meta.k8s.io", "PatchOptions", "", List.of(Cause.required("fieldManager",
+                    "is required for apply patch")));
+        }
+        if (target.scale()) {
+            throw new ApiException(415, "UnsupportedMediaType", "server-side apply is not served on the scale "
+                    + "subresource: apply spec.replicas to the object, or patch the scale with a merge patch");
+        }
+        FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"), "PatchOptions");
+        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
+        ObjectApplies.Options options = new ObjectApplies.Options(writer(uri, headers, "PatchOptions"), force,
+                dryRun);
+        String namespace = namespaceOrEmpty(target);
+        boolean creates = !target.status() && applies.creates(target.type(), namespace, name);
+        if (creates) {
+            authorizeCreate(target, user, name);
+        }
+        long bytes = Math.max(length(body), writes.storedBytes(target.type(), namespace, name));
+        return placement.run(bytes, () -> {
+            byte[] bytesSent = requests.read(body);
+            JsonNode config = startsAsJson(bytesSent) ? requests.json(bytesSent) : json.parseYaml(bytesSent);
+            return answer(applies.apply(target.type(), namespace, name, config, options, target.status(),
+                    result -> admission.admit(user, target.type(), namespace, name, result)),
+                    applied -> bodies.written(target.type(), applied.created() ? 201 : 200, applied.object(),
+                            representation));
+        });
+    }
+
+    private static boolean startsAsJson(byte[] body) {
+        for (byte b : body) {
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return b == '{';
+            }
+        }
+        return false;
     }
 
     /** A review (authorization.k8s.io, authentication.k8s.io): answered at once, never stored. */
@@ -311,8 +386,8 @@ public class ResourceVerbs {
      * back on the thread that took the request (the event loop), so the log's thread only ever syncs. A write
      * computed on a worker ({@link WritePlacement}) is answered on a worker too: its answer may be large.
      */
-    private static Uni<Response> answer(CompletionStage<StoredObject> written, Function<StoredObject, Response> respond) {
-        CompletableFuture<StoredObject> future = written.toCompletableFuture();
+    private static <T> Uni<Response> answer(CompletionStage<T> written, Function<T, Response> respond) {
+        CompletableFuture<T> future = written.toCompletableFuture();
         if (future.isDone() && !future.isCompletedExceptionally()) {
             return Uni.createFrom().item(respond.apply(future.join()));
         }

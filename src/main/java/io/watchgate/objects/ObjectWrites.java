@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.watchgate.crd.CustomResourceTypes;
+import io.watchgate.managedfields.FieldTracking;
+import io.watchgate.managedfields.Writer;
 import io.watchgate.patch.PatchType;
 import io.watchgate.patch.Patcher;
 import io.watchgate.protobuf.ProtobufObjects;
@@ -56,11 +58,13 @@ public class ObjectWrites {
     private final CustomResourceTypes customResources;
     /** Core objects are typed as in Kubernetes: checked and pruned against their protobuf messages. */
     private final ProtobufObjects protobuf;
+    private final FieldTracking tracking;
 
     ObjectWrites(Store store, ObjectValidator validator, Patcher patcher, NamespaceLifecycle namespaces,
             DefinitionLifecycle definitions, Deletions deletions, Clock clock, ObjectLimits limits, CustomResourceTypes customResources,
-            ProtobufObjects protobuf) {
+            ProtobufObjects protobuf, FieldTracking tracking) {
         this.protobuf = protobuf;
+        this.tracking = tracking;
         this.definitions = definitions;
         this.limits = limits;
         this.customResources = customResources;
@@ -72,8 +76,17 @@ public class ObjectWrites {
         this.clock = clock;
     }
 
-    /** @param body the request body, which this call now owns */
+    /** A create the server makes of its own accord. */
     public CompletionStage<StoredObject> create(ResourceType type, String namespace, JsonNode body, boolean dryRun) {
+        return create(type, namespace, body, dryRun, Writer.SERVER);
+    }
+
+    /**
+     * @param body   the request body, which this call now owns
+     * @param writer whom managedFields records as the creator; null when an apply has recorded its manager already
+     */
+    public CompletionStage<StoredObject> create(ResourceType type, String namespace, JsonNode body, boolean dryRun,
+            Writer writer) {
         ObjectNode object = BodyRules.requireObject(body, type);
         BodyRules.conform(type, object, namespace, null);
         ObjectNode metadata = object.withObject("/metadata");
@@ -94,6 +107,9 @@ public class ObjectWrites {
         // typed first, as kube decodes before it defaults: the defaults then meet fields of their declared types
         protobuf.conform(type, object);
         TypeDefaults.onCreate(type, object, clock.instant());
+        if (writer != null) {
+            tracking.created(type, object, writer);
+        }
         // the namespace or the definition may change between the check and the write (the create is guarded by
         // their revisions): then it is checked again
         String given = name;
@@ -185,7 +201,7 @@ public class ObjectWrites {
      */
     public CompletionStage<StoredObject> update(ResourceType type, String namespace, String name, JsonNode requestBody,
             boolean dryRun, boolean statusOnly) {
-        return update(type, namespace, name, requestBody, dryRun, statusOnly, desired -> { });
+        return update(type, namespace, name, requestBody, dryRun, statusOnly, Writer.SERVER, desired -> { });
     }
 
     /**
@@ -193,7 +209,7 @@ public class ObjectWrites {
      *                refuse it): an escalation check must judge the update against what it actually replaces
      */
     public CompletionStage<StoredObject> update(ResourceType type, String namespace, String name, JsonNode requestBody,
-            boolean dryRun, boolean statusOnly, Consumer<ObjectNode> inspect) {
+            boolean dryRun, boolean statusOnly, Writer writer, Consumer<ObjectNode> inspect) {
         ObjectNode body = BodyRules.requireObject(requestBody, type);
         BodyRules.conform(type, body, namespace, name);
         long expected = BodyRules.expectedRevision(type, body);
@@ -210,7 +226,7 @@ public class ObjectWrites {
             }
             ObjectNode desired = body.deepCopy();
             inspect.accept(desired);
-            return commitReplacement(type, current, desired, dryRun, statusOnly);
+            return commitReplacement(type, current, desired, dryRun, statusOnly, writer);
         });
     }
 
@@ -225,11 +241,11 @@ public class ObjectWrites {
      * makes this one 409 AlreadyExists.
      */
     public CompletionStage<StoredObject> createByPut(ResourceType type, String namespace, String name,
-            JsonNode requestBody, boolean dryRun) {
+            JsonNode requestBody, boolean dryRun, Writer writer) {
         ObjectNode body = BodyRules.requireObject(requestBody, type);
         BodyRules.conform(type, body, namespace, name);
         body.withObject("/metadata").remove("resourceVersion");
-        return create(type, namespace, body, dryRun);
+        return create(type, namespace, body, dryRun, writer);
     }
 
     /**
@@ -238,7 +254,7 @@ public class ObjectWrites {
      */
     public CompletionStage<StoredObject> patch(ResourceType type, String namespace, String name, PatchType patchType,
             JsonNode patch, boolean dryRun, boolean statusOnly) {
-        return patch(type, namespace, name, patchType, patch, dryRun, statusOnly, patched -> { });
+        return patch(type, namespace, name, patchType, patch, dryRun, statusOnly, Writer.SERVER, patched -> { });
     }
 
     /**
@@ -246,7 +262,7 @@ public class ObjectWrites {
      *                JSON patch, whose fields only show in its result
      */
     public CompletionStage<StoredObject> patch(ResourceType type, String namespace, String name, PatchType patchType,
-            JsonNode patch, boolean dryRun, boolean statusOnly, Consumer<ObjectNode> inspect) {
+            JsonNode patch, boolean dryRun, boolean statusOnly, Writer writer, Consumer<ObjectNode> inspect) {
         // when it changed since we read it: patch the new state
         return Contention.retry(store, type.group(), type.resource(), name, () -> {
             StoredObject current = current(type, namespace, name);
@@ -259,7 +275,7 @@ public class ObjectWrites {
             if (expected != 0 && expected != current.revision()) {
                 throw ApiException.conflict(type.group(), type.resource(), name);
             }
-            return commitReplacement(type, current, patched, dryRun, statusOnly);
+            return commitReplacement(type, current, patched, dryRun, statusOnly, writer);
         });
     }
 
@@ -271,7 +287,7 @@ public class ObjectWrites {
      * @return the object as written
      */
     public CompletionStage<StoredObject> scale(ResourceType type, String namespace, String name,
-            java.util.function.Function<ObjectNode, JsonNode> scale, boolean dryRun) {
+            java.util.function.Function<ObjectNode, JsonNode> scale, boolean dryRun, Writer writer) {
         return Contention.retry(store, type.group(), type.resource(), name, () -> {
             StoredObject current = current(type, namespace, name);
             JsonNode desired = scale.apply(Scales.of(current));
@@ -282,7 +298,7 @@ public class ObjectWrites {
             }
             ObjectNode object = current.tree().deepCopy();
             object.withObject("/spec").put("replicas", replicas);
-            return commitReplacement(type, current, object, dryRun, false);
+            return commitReplacement(type, current, object, dryRun, false, writer.through("scale"));
         });
     }
 
@@ -300,7 +316,7 @@ public class ObjectWrites {
         return current == null || current.json() == null ? 0 : current.json().length;
     }
 
-    private StoredObject current(ResourceType type, String namespace, String name) {
+    StoredObject current(ResourceType type, String namespace, String name) {
         StoredObject current = store.latest(ObjectReads.key(type, namespace, name));
         if (current == null) {
             throw ApiException.notFound(type.group(), type.resource(), name);
@@ -308,8 +324,12 @@ public class ObjectWrites {
         return current;
     }
 
-    private CompletionStage<StoredObject> commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
-            boolean dryRun, boolean statusOnly) {
+    /**
+     * @param writer whom managedFields records as the writer (of the status when {@code statusOnly}); null when an
+     *               apply has recorded its manager already
+     */
+    CompletionStage<StoredObject> commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
+            boolean dryRun, boolean statusOnly, Writer writer) {
         if (type.subresources().status()) {
             desired = !statusOnly ? withStatus(desired, current.tree().get("status"))
                     : WorkloadTypes.ALL.contains(type) ? builtInStatusWrite(type, current.tree(), desired)
@@ -331,6 +351,9 @@ public class ObjectWrites {
             if (generation != null) {
                 desired.withObject("/metadata").set("generation", generation.deepCopy());
             }
+        }
+        if (writer != null) {
+            tracking.updated(type, current.tree(), desired, statusOnly ? writer.through("status") : writer);
         }
         Finalization.checkNoNewFinalizers(type, current.tree(), desired);
         validator.validate(type, desired, current.tree());

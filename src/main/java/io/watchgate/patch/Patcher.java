@@ -29,7 +29,8 @@ public class Patcher {
             "metadata.ownerReferences", "uid");
 
     public static final List<String> SUPPORTED_MEDIA_TYPES = List.of(PatchType.JSON_PATCH.mediaType(),
-            PatchType.MERGE_PATCH.mediaType(), PatchType.STRATEGIC_MERGE_PATCH.mediaType());
+            PatchType.MERGE_PATCH.mediaType(), PatchType.STRATEGIC_MERGE_PATCH.mediaType(),
+            PatchType.APPLY_PATCH.mediaType());
 
     /**
      * kube-apiserver's bound on the operations of one JSON patch (maxJSONPatchOperations): an array insertion or
@@ -78,7 +79,8 @@ public class Patcher {
                 keys.putAll(type.patchMergeKeys());
                 yield new StrategicMergePatch(keys).apply(target, (ObjectNode) patch);
             }
-            case APPLY_PATCH -> throw unsupported(type, PatchType.APPLY_PATCH.mediaType());
+            case APPLY_PATCH -> throw new IllegalArgumentException("an apply merges by schema and tracks ownership: "
+                    + "objects.ObjectApplies applies it");
         };
         if (!result.isObject()) {
             throw ApiException.badRequest("the patch turned the object into a JSON " + result.getNodeType()
@@ -174,16 +176,12 @@ public class Patcher {
     /** What a PATCH to {@code type} accepts: strategic merge only for built-in types, as Kubernetes does. */
     public static List<String> acceptedMediaTypes(ResourceType type) {
         return type.strategicMergePatch() ? SUPPORTED_MEDIA_TYPES
-                : List.of(PatchType.JSON_PATCH.mediaType(), PatchType.MERGE_PATCH.mediaType());
+                : List.of(PatchType.JSON_PATCH.mediaType(), PatchType.MERGE_PATCH.mediaType(),
+                        PatchType.APPLY_PATCH.mediaType());
     }
 
-    /** 415 for a patch in {@code contentType}, saying so plainly when it is server-side apply. */
+    /** 415 for a patch in {@code contentType}. */
     public static ApiException unsupported(ResourceType type, String contentType) {
-        if (PatchType.fromContentType(contentType).filter(t -> t == PatchType.APPLY_PATCH).isPresent()) {
-            return new ApiException(415, "UnsupportedMediaType", "server-side apply (application/apply-patch+yaml) "
-                    + "is not supported by this server: use client-side apply (kubectl apply without --server-side) "
-                    + "or a merge patch");
-        }
         return new ApiException(415, "UnsupportedMediaType", "the body of the request was in an unknown format - "
                 + "accepted media types include: " + String.join(", ", acceptedMediaTypes(type)));
     }

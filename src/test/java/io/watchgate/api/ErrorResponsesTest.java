@@ -116,8 +116,10 @@ class ErrorResponsesTest {
         refused(415, "UnsupportedMediaType", r -> r.contentType(ContentType.JSON).body("{}")
                 .patch(configMaps(ns) + "/existing"))
                 .body("message", containsString("application/merge-patch+json"));
-        refused(415, "UnsupportedMediaType", r -> r.contentType("application/apply-patch+yaml").body("{}".getBytes())
-                .patch(configMaps(ns) + "/existing"));
+        refused(422, "Invalid", r -> r.contentType("application/apply-patch+yaml").body("{}".getBytes())
+                .patch(configMaps(ns) + "/existing"))
+                .body("message", equalTo("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: "
+                        + "is required for apply patch"));
     }
 
     @Test
@@ -361,12 +363,13 @@ class ErrorResponsesTest {
                 .post(configMaps(ns)));
         // each part is shallow enough to parse; together they nest deeper than the store allows
         String deepValue = "[".repeat(450) + "]".repeat(450);
-        // (a core object nests free-form JSON only in its managed fields)
+        // (a core object nests deeply only in its managed fields, where each field owned is a level)
         createOk(configMaps(ns), "{\"metadata\":{\"name\":\"deep\",\"managedFields\":[{\"manager\":\"m\","
-                + "\"fieldsV1\":{\"deep\":" + "[".repeat(100) + "]".repeat(100) + "}}]}}");
+                + "\"operation\":\"Update\",\"apiVersion\":\"v1\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":"
+                + "{\"f:a\":".repeat(100) + "{}" + "}".repeat(100) + "}]}}");
         refused(400, "BadRequest", r -> r.contentType("application/json-patch+json")
-                .body("[{\"op\":\"add\",\"path\":\"/metadata/managedFields/0/fieldsV1/deep" + "/0".repeat(100)
-                        + "\",\"value\":" + deepValue + "}]")
+                .body("[{\"op\":\"add\",\"path\":\"/metadata/managedFields/0/fieldsV1" + "/f:a".repeat(100)
+                        + "/deep\",\"value\":" + deepValue + "}]")
                 .patch(configMaps(ns) + "/deep"));
     }
 
@@ -419,16 +422,17 @@ class ErrorResponsesTest {
 
     @Test
     void repeatedPatchesCannotGrowAnObjectPastTheLimit() {
-        // managed fields: the one part of a ConfigMap without a size rule of its own
+        // managed fields: the one part of a ConfigMap without a size rule of its own (a field name may be long)
         createOk(configMaps(ns), "{\"metadata\":{\"name\":\"growing\",\"managedFields\":[{\"manager\":\"m\","
-                + "\"fieldsV1\":{}}]}}");
+                + "\"operation\":\"Update\",\"apiVersion\":\"v1\",\"fieldsType\":\"FieldsV1\","
+                + "\"fieldsV1\":{\"f:x\":{}}}]}}");
         String twoMiB = "x".repeat(2 * 1024 * 1024);
         given().contentType("application/json-patch+json").body("[{\"op\":\"add\",\"path\":"
-                + "\"/metadata/managedFields/0/fieldsV1/a\",\"value\":\"" + twoMiB + "\"}]")
+                + "\"/metadata/managedFields/0/fieldsV1/f:a" + twoMiB + "\",\"value\":{}}]")
                 .patch(configMaps(ns) + "/growing").then().statusCode(200);
         refused(413, "RequestEntityTooLarge", r -> r.contentType("application/json-patch+json")
-                .body("[{\"op\":\"add\",\"path\":\"/metadata/managedFields/0/fieldsV1/b\",\"value\":\""
-                        + twoMiB + "\"}]").patch(configMaps(ns) + "/growing"));
+                .body("[{\"op\":\"add\",\"path\":\"/metadata/managedFields/0/fieldsV1/f:b" + twoMiB
+                        + "\",\"value\":{}}]").patch(configMaps(ns) + "/growing"));
     }
 
     @Test

@@ -311,6 +311,45 @@ class KubectlEndToEndTest {
     }
 
     @Test
+    void serverSideApplyCreatesConflictsTakesOverAndPrunes() throws IOException {
+        Path app = configMapManifest("app.yaml", "color: blue", "size: small");
+        succeeds(kubectl("apply", "--server-side", "-f", app.toString()), "configmap/app serverside-applied");
+        succeeds(kubectl("apply", "--server-side", "-f", app.toString()), "configmap/app serverside-applied");
+
+        Path ops = configMapManifest("ops.yaml", "color: red");
+        fails(kubectl("apply", "--server-side", "--field-manager=ops", "-f", ops.toString()),
+                "error: Apply failed with 1 conflict: conflict with \"kubectl\": .data.color", ">>>>");
+        succeeds(kubectl("apply", "--server-side", "--field-manager=ops", "--force-conflicts", "-f", ops.toString()),
+                "configmap/app serverside-applied");
+        succeeds(kubectl("get", "configmap", "app", "-o", "jsonpath={.data.color} {.data.size}"), "red small");
+
+        // kubectl no longer applies size, which it alone owned: it goes; color is now ops' alone and stays
+        Path smaller = configMapManifest("app.yaml", "other: x");
+        succeeds(kubectl("apply", "--server-side", "-f", smaller.toString()), "configmap/app serverside-applied");
+        succeeds(kubectl("get", "configmap", "app", "-o", "jsonpath={.data}"), "\\{\"color\":\"red\",\"other\":\"x\"\\}");
+        succeeds(kubectl("get", "configmap", "app", "-o",
+                "jsonpath={range .metadata.managedFields[*]}{.manager}:{.operation} {end}"),
+                "(kubectl:Apply ops:Apply |ops:Apply kubectl:Apply )"); // oldest first, by the second
+    }
+
+    @Test
+    void serverSideApplyTakesOverFromClientSideApply() throws IOException {
+        succeeds(kubectl("apply", "-f", configMapManifest("app.yaml", "color: blue").toString()),
+                "configmap/app created");
+        succeeds(kubectl("apply", "--server-side", "-f", configMapManifest("app.yaml", "color: green").toString()),
+                "configmap/app serverside-applied");
+        // no conflict with its own client-side fields, which kubectl then moved into its Apply entry; the
+        // annotation it keeps for a later client-side apply is applied by a manager of its own
+        succeeds(kubectl("get", "configmap", "app", "-o",
+                "jsonpath={.data.color} {range .metadata.managedFields[*]}{.manager}:{.operation} {end}"),
+                "green kubectl:Apply kubectl-last-applied:Apply ");
+        // the annotation was kept current, so client-side apply still works after
+        succeeds(kubectl("apply", "-f", configMapManifest("app.yaml", "color: white").toString()),
+                "configmap/app configured");
+        succeeds(kubectl("get", "configmap", "app", "-o", "jsonpath={.data.color}"), "white");
+    }
+
+    @Test
     void typedCreateCommandsSendProtobuf() {
         succeeds(kubectl("create", "configmap", "settings", "--from-literal=mode=fast", "--from-literal=size=3"),
                 "configmap/settings created");

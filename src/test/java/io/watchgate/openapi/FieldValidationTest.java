@@ -93,17 +93,6 @@ class FieldValidationTest {
     }
 
     @Test
-    void serverSideApplyIsRefusedPlainly() {
-        String ns = newNamespace("fv-ssa");
-        given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"cm\"}}").post(configMaps(ns))
-                .then().statusCode(201);
-        given().contentType("application/apply-patch+yaml").body("apiVersion: v1\nkind: ConfigMap\n".getBytes())
-                .patch(configMaps(ns) + "/cm?fieldManager=kubectl").then().statusCode(415)
-                .body("reason", equalTo("UnsupportedMediaType"))
-                .body("message", containsString("server-side apply"));
-    }
-
-    @Test
     void aFieldNameWithControlCharactersStillMakesAValidWarning() {
         String ns = newNamespace("fv-header");
         given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"cm\"},\"bogus\\nx\":1}")

@@ -1,0 +1,155 @@
+package io.watchgate.managedfields;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code metadata.managedFields} read and written as kube-apiserver reads and writes it: entries by {@link
+ * ManagedFieldsEntry.Key} (two sent with one key are one), written Apply first, then oldest first; at most
+ * {@link #MAX_UPDATE_ENTRIES} Update entries, the older ones of a version folded into {@code ancient-changes}.
+ */
+public final class ManagedFields {
+
+    public static final int MAX_UPDATE_ENTRIES = 10;
+    static final String ANCIENT_CHANGES = "ancient-changes";
+
+    private static final Comparator<ManagedFieldsEntry> WRITTEN_ORDER = Comparator
+            .comparing(ManagedFieldsEntry::operation)
+            .thenComparing(entry -> entry.time() == null ? "" : entry.time())
+            .thenComparing(ManagedFieldsEntry::manager)
+            .thenComparing(ManagedFieldsEntry::apiVersion)
+            .thenComparing(ManagedFieldsEntry::subresource);
+
+    private ManagedFields() {
+    }
+
+    /** Whether a write sends managedFields to clear them: {@code [{}]}, or an empty list. */
+    public static boolean isReset(JsonNode managedFields) {
+        return managedFields != null && managedFields.isArray() && (managedFields.isEmpty()
+                || managedFields.size() == 1 && managedFields.get(0).isObject() && managedFields.get(0).isEmpty());
+    }
+
+    /**
+     * The entries {@code managedFields} holds; empty when it is absent or any entry does not decode (kube-apiserver
+     * then keeps what it had, as it does here).
+     */
+    public static Optional<Map<ManagedFieldsEntry.Key, ManagedFieldsEntry>> decode(JsonNode managedFields) {
+        if (managedFields == null || !managedFields.isArray()) {
+            return Optional.empty();
+        }
+        Map<ManagedFieldsEntry.Key, ManagedFieldsEntry> entries = new LinkedHashMap<>();
+        for (JsonNode entry : managedFields) {
+            Optional<ManagedFieldsEntry> decoded = decodeEntry(entry);
+            if (decoded.isEmpty()) {
+                return Optional.empty();
+            }
+            entries.merge(decoded.get().key(), decoded.get(), (a, b) -> a.withFields(a.fields().union(b.fields())));
+        }
+        return Optional.of(entries);
+    }
+
+    private static Optional<ManagedFieldsEntry> decodeEntry(JsonNode entry) {
+        if (!entry.isObject()) {
+            return Optional.empty();
+        }
+        ManagedFieldsEntry.Operation operation;
+        try {
+            operation = ManagedFieldsEntry.Operation.valueOf(entry.path("operation").asText());
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        String apiVersion = entry.path("apiVersion").asText("");
+        JsonNode fieldsV1 = entry.get("fieldsV1");
+        if (apiVersion.isEmpty() || !"FieldsV1".equals(entry.path("fieldsType").asText("FieldsV1"))
+                || !entry.path("manager").isTextual() && entry.has("manager")) {
+            return Optional.empty();
+        }
+        FieldSet fields;
+        try {
+            fields = fieldsV1 == null || fieldsV1.isNull() ? FieldSet.empty() : FieldsV1.decode(fieldsV1);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        JsonNode time = entry.get("time");
+        return Optional.of(new ManagedFieldsEntry(entry.path("manager").asText(""), operation, apiVersion,
+                time == null || !time.isTextual() ? null : time.textValue(), fields,
+                entry.path("subresource").asText("")));
+    }
+
+    /** The entries as {@code metadata.managedFields} shows them, in kube-apiserver's order and member order. */
+    public static ArrayNode encode(Iterable<ManagedFieldsEntry> entries) {
+        List<ManagedFieldsEntry> sorted = new ArrayList<>();
+        entries.forEach(sorted::add);
+        sorted.sort(WRITTEN_ORDER);
+        ArrayNode encoded = JsonNodeFactory.instance.arrayNode(sorted.size());
+        for (ManagedFieldsEntry entry : sorted) {
+            ObjectNode node = encoded.addObject();
+            node.put("manager", entry.manager());
+            node.put("operation", entry.operation().name());
+            node.put("apiVersion", entry.apiVersion());
+            if (entry.time() != null) {
+                node.put("time", entry.time());
+            }
+            node.put("fieldsType", "FieldsV1");
+            node.set("fieldsV1", FieldsV1.encode(entry.fields()));
+            if (!entry.subresource().isEmpty()) {
+                node.put("subresource", entry.subresource());
+            }
+        }
+        return encoded;
+    }
+
+    /**
+     * At most {@link #MAX_UPDATE_ENTRIES} Update entries: oldest first, each later entry of a version already seen
+     * is folded into that version's {@code ancient-changes} entry, until few enough are left.
+     */
+    static void cap(Map<ManagedFieldsEntry.Key, ManagedFieldsEntry> entries) {
+        List<ManagedFieldsEntry> updates = new ArrayList<>();
+        entries.values().stream().filter(e -> e.operation() == ManagedFieldsEntry.Operation.Update)
+                .forEach(updates::add);
+        if (updates.size() <= MAX_UPDATE_ENTRIES) {
+            return;
+        }
+        updates.sort(Comparator.comparing((ManagedFieldsEntry e) -> e.time() == null ? "" : e.time())
+                .thenComparing(e -> e.key().toString()));
+        Map<String, ManagedFieldsEntry.Key> firstOfVersion = new LinkedHashMap<>();
+        int count = updates.size();
+        for (ManagedFieldsEntry entry : updates) {
+            if (count <= MAX_UPDATE_ENTRIES) {
+                return;
+            }
+            ManagedFieldsEntry.Key first = firstOfVersion.putIfAbsent(entry.apiVersion(), entry.key());
+            if (first == null) {
+                continue;
+            }
+            ManagedFieldsEntry.Key bucketKey = ManagedFieldsEntry.Key.update(ANCIENT_CHANGES, entry.apiVersion(), "");
+            if (!first.equals(bucketKey)) {
+                ManagedFieldsEntry moved = entries.remove(first);
+                ManagedFieldsEntry bucket = entries.get(bucketKey);
+                if (bucket == null) {
+                    entries.put(bucketKey, new ManagedFieldsEntry(ANCIENT_CHANGES, ManagedFieldsEntry.Operation.Update,
+                            entry.apiVersion(), moved.time(), moved.fields(), ""));
+                } else {
+                    entries.put(bucketKey, bucket.withFields(bucket.fields().union(moved.fields())));
+                    count--;
+                }
+                firstOfVersion.put(entry.apiVersion(), bucketKey);
+            }
+            if (entry.key().equals(bucketKey)) {
+                continue;
+            }
+            ManagedFieldsEntry bucket = entries.get(bucketKey);
+            entries.remove(entry.key());
+            entries.put(bucketKey, bucket.withFields(bucket.fields().union(entry.fields())).withTime(entry.time()));
+            count--;
+        }
+    }
+}
