@@ -1,6 +1,9 @@
 package io.watchgate.api;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,10 +13,12 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.watchgate.status.ApiException;
 import io.watchgate.validation.JsonShape;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
+import java.util.Optional;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
@@ -41,7 +46,9 @@ public class Json {
         // alias is read as the text of its anchor's name (Jackson does not expand them), so a body cannot multiply
         LoaderOptions yaml = new LoaderOptions();
         yaml.setCodePointLimit(Integer.MAX_VALUE);
-        this.yamlReader = new ObjectMapper(YAMLFactory.builder().loaderOptions(yaml).build()).reader()
+        // an empty plain scalar ("data:") is null, as Go's YAML reads it; a quoted one ("") stays a string
+        this.yamlReader = new ObjectMapper(YAMLFactory.builder().loaderOptions(yaml)
+                .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL).build()).reader()
                 .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .without(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);
         this.yamlWriter = new ObjectMapper(YAMLFactory.builder()
@@ -101,6 +108,27 @@ public class Json {
             String problem = String.valueOf(e.getMessage());
             throw ApiException.badRequest("the request body could not be read as YAML: "
                     + (problem.length() > 500 ? problem.substring(0, 500) + "..." : problem));
+        }
+    }
+
+    /**
+     * The first key a mapping of {@code body} (a document already read whole by {@link #parse} or {@link
+     * #parseYaml}) repeats, found in one streaming pass that builds nothing: what {@code fieldValidation} reports for
+     * an applied configuration.
+     */
+    public Optional<String> repeatedKey(byte[] body, boolean yaml) {
+        JsonFactory factory = yaml ? yamlReader.getFactory() : reader.getFactory();
+        try (JsonParser parser = factory.createParser(body)) {
+            parser.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
+            while (parser.nextToken() != null) {
+                // the parser throws at the repeated key
+            }
+            return Optional.empty();
+        } catch (JsonParseException e) {
+            String problem = e.getOriginalMessage();
+            return problem != null && problem.startsWith("Duplicate field") ? Optional.of(problem) : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty(); // not this pass's to judge: the body was read already
         }
     }
 

@@ -303,23 +303,31 @@ public class ResourceVerbs {
             throw new ApiException(415, "UnsupportedMediaType", "server-side apply is not served on the scale "
                     + "subresource: apply spec.replicas to the object, or patch the scale with a merge patch");
         }
-        FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"), "PatchOptions");
+        FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
+                "PatchOptions");
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
-        ObjectApplies.Options options = new ObjectApplies.Options(writer(uri, headers, "PatchOptions"), force,
-                dryRun);
         String namespace = namespaceOrEmpty(target);
-        boolean creates = !target.status() && applies.creates(target.type(), namespace, name);
-        if (creates) {
-            authorizeCreate(target, user, name);
-        }
+        ObjectApplies.Options options = new ObjectApplies.Options(writer(uri, headers, "PatchOptions"), force,
+                dryRun, () -> authorizeCreate(target, user, name));
         long bytes = Math.max(length(body), writes.storedBytes(target.type(), namespace, name));
         return placement.run(bytes, () -> {
             byte[] bytesSent = requests.read(body);
-            JsonNode config = startsAsJson(bytesSent) ? requests.json(bytesSent) : json.parseYaml(bytesSent);
+            boolean yaml = !startsAsJson(bytesSent);
+            JsonNode config = yaml ? json.parseYaml(bytesSent) : requests.json(bytesSent);
+            // for an apply, fieldValidation looks for keys the document repeats (the schema judges the rest)
+            List<String> warnings = new ArrayList<>();
+            if (validation != FieldValidation.IGNORE) {
+                json.repeatedKey(bytesSent, yaml).ifPresent(repeated -> {
+                    if (validation == FieldValidation.STRICT) {
+                        throw ApiException.badRequest("error strict decoding patch: " + repeated);
+                    }
+                    warnings.add(repeated);
+                });
+            }
             return answer(applies.apply(target.type(), namespace, name, config, options, target.status(),
                     result -> admission.admit(user, target.type(), namespace, name, result)),
-                    applied -> bodies.written(target.type(), applied.created() ? 201 : 200, applied.object(),
-                            representation));
+                    applied -> withWarnings(bodies.written(target.type(), applied.created() ? 201 : 200,
+                            applied.object(), representation), warnings));
         });
     }
 

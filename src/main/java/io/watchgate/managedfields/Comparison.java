@@ -19,23 +19,31 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
         return comparison;
     }
 
-    /** What a writer of this change took: the fields it added or changed. */
+    /** What a writer of this change took: the fields it added or changed (a new set). */
     FieldSet addedOrModified() {
         return added.union(modified);
+    }
+
+    /**
+     * As {@link #addedOrModified}, made of {@link #added} itself: for a caller that reads nothing else of this
+     * comparison but {@link #removed} afterwards, and saves a copy of what may be every field of a large object.
+     */
+    FieldSet takeAddedOrModified() {
+        added.addAll(modified);
+        return added;
     }
 
     boolean isEmpty() {
         return added.isEmpty() && modified.isEmpty() && removed.isEmpty();
     }
 
-    Comparison without(FieldSet stripped) {
-        return new Comparison(added.difference(stripped), modified.difference(stripped),
-                removed.difference(stripped));
-    }
-
-    Comparison withoutBelow(FieldSet stripped) {
-        return new Comparison(added.recursiveDifference(stripped), modified.recursiveDifference(stripped),
-                removed.recursiveDifference(stripped));
+    /** Takes the paths of {@code stripped}, and everything below those of {@code strippedBelow}, out of all three. */
+    Comparison strip(FieldSet stripped, FieldSet strippedBelow) {
+        for (FieldSet set : new FieldSet[] { added, modified, removed }) {
+            set.removeAll(stripped);
+            set.removeBelow(strippedBelow);
+        }
+        return this;
     }
 
     private void compare(Structure declared, JsonNode before, JsonNode after, List<PathElement> path) {

@@ -53,15 +53,23 @@ public final class FieldManager {
     public Map<ManagedFieldsEntry.Key, ManagedFieldsEntry> update(JsonNode before, JsonNode after,
             Map<ManagedFieldsEntry.Key, ManagedFieldsEntry> entries, ManagedFieldsEntry.Key writer, String now) {
         Comparison change = tracked(Comparison.of(structure, before, after));
-        FieldSet taken = change.addedOrModified();
+        // what the writer added or changed: never also removed, so all of it is gained
+        FieldSet taken = change.takeAddedOrModified();
         Map<ManagedFieldsEntry.Key, ManagedFieldsEntry> updated = new LinkedHashMap<>();
-        entries.forEach((key, entry) -> updated.put(key,
-                entry.withFields(entry.fields().difference(taken).difference(change.removed()))));
-        FieldSet gained = taken.difference(change.removed());
-        if (!gained.isEmpty()) {
+        entries.forEach((key, entry) -> {
+            FieldSet kept = entry.fields().difference(taken);
+            kept.removeAll(change.removed());
+            updated.put(key, entry.withFields(kept));
+        });
+        if (!taken.isEmpty()) {
             ManagedFieldsEntry previous = updated.get(writer);
+            FieldSet owned = taken;
+            if (previous != null) {
+                owned = previous.fields();
+                owned.addAll(taken); // the copy made above: this update's own
+            }
             updated.put(writer, new ManagedFieldsEntry(writer.manager(), writer.operation(), writer.apiVersion(), now,
-                    previous == null ? gained : previous.fields().union(gained), writer.subresource()));
+                    owned, writer.subresource()));
         }
         return finished(updated);
     }
@@ -129,7 +137,7 @@ public final class FieldManager {
         FieldSet lastNamed = FieldSets.namedFieldsAsMembers(structure, last);
         FieldSet owned = FieldSet.empty();
         for (ManagedFieldsEntry entry : owners.values()) {
-            owned = owned.union(entry.fields());
+            owned.addAll(entry.fields());
         }
         owned = FieldSets.namedFieldsAsMembers(structure, owned);
         FieldSet mergedSet = named(merged);
@@ -143,12 +151,15 @@ public final class FieldManager {
         return FieldSets.namedFieldsAsMembers(structure, FieldSets.of(structure, object, false));
     }
 
+    /** {@code fields}, built by the caller, without what no entry owns. */
     private static FieldSet tracked(FieldSet fields) {
-        return fields.difference(NEVER_OWNED).recursiveDifference(NEVER_OWNED_BELOW);
+        fields.removeAll(NEVER_OWNED);
+        fields.removeBelow(NEVER_OWNED_BELOW);
+        return fields;
     }
 
     private static Comparison tracked(Comparison change) {
-        return change.without(NEVER_OWNED).withoutBelow(NEVER_OWNED_BELOW);
+        return change.strip(NEVER_OWNED, NEVER_OWNED_BELOW);
     }
 
     private static Map<ManagedFieldsEntry.Key, ManagedFieldsEntry> finished(

@@ -13,8 +13,11 @@ import java.util.function.Consumer;
  */
 public final class FieldSet {
 
+    private static final TreeMap<PathElement, FieldSet> NONE = new TreeMap<>();
+
     private boolean member;
-    private final TreeMap<PathElement, FieldSet> children = new TreeMap<>();
+    /** Made on the first child: most nodes are leaves, and a set may have a node per field of a large object. */
+    private TreeMap<PathElement, FieldSet> children = NONE;
 
     public static FieldSet empty() {
         return new FieldSet();
@@ -24,14 +27,32 @@ public final class FieldSet {
     public void insert(List<PathElement> path) {
         FieldSet node = this;
         for (PathElement element : path) {
-            node = node.children.computeIfAbsent(element, e -> new FieldSet());
+            node = node.descend(element);
         }
         node.member = true;
     }
 
     /** The child at {@code element}, made when missing: for builders only. */
     FieldSet descend(PathElement element) {
+        if (children == NONE) {
+            children = new TreeMap<>();
+        }
         return children.computeIfAbsent(element, e -> new FieldSet());
+    }
+
+    /** Puts {@code child} at {@code element}: for builders only. */
+    void put(PathElement element, FieldSet child) {
+        if (children == NONE) {
+            children = new TreeMap<>();
+        }
+        children.put(element, child);
+    }
+
+    /** Takes away the child at {@code element} (one left empty by a builder). */
+    void removeChild(PathElement element) {
+        if (children != NONE) {
+            children.remove(element);
+        }
     }
 
     void markMember() {
@@ -52,8 +73,9 @@ public final class FieldSet {
         return child == null ? EMPTY : child;
     }
 
+    /** The children, in order; read only. */
     Map<PathElement, FieldSet> children() {
-        return children;
+        return java.util.Collections.unmodifiableMap(children);
     }
 
     /** Whether {@code path} (from this node) is in the set. */
@@ -74,7 +96,8 @@ public final class FieldSet {
         return union;
     }
 
-    private void addAll(FieldSet other) {
+    /** Adds {@code other}'s paths to this set, which the caller builds (an accumulator: no copy per addition). */
+    void addAll(FieldSet other) {
         member |= other.member;
         other.children.forEach((element, child) -> descend(element).addAll(child));
     }
@@ -86,10 +109,53 @@ public final class FieldSet {
         children.forEach((element, child) -> {
             FieldSet kept = child.difference(other.child(element));
             if (!kept.isEmpty()) {
-                difference.children.put(element, kept);
+                difference.put(element, kept);
             }
         });
         return difference;
+    }
+
+    /**
+     * Takes {@code other}'s paths out of this set, which the caller builds (as {@link #difference}, without a
+     * copy).
+     */
+    void removeAll(FieldSet other) {
+        if (other.member) {
+            member = false;
+        }
+        if (children == NONE || other.children == NONE) {
+            return;
+        }
+        other.children.forEach((element, removed) -> {
+            FieldSet child = children.get(element);
+            if (child != null) {
+                child.removeAll(removed);
+                if (child.isEmpty()) {
+                    children.remove(element);
+                }
+            }
+        });
+    }
+
+    /** Takes {@code other}'s paths and all below them out of this set (as {@link #recursiveDifference}, in place). */
+    void removeBelow(FieldSet other) {
+        if (other.member) {
+            member = false;
+            children = NONE;
+            return;
+        }
+        if (children == NONE || other.children == NONE) {
+            return;
+        }
+        other.children.forEach((element, removed) -> {
+            FieldSet child = children.get(element);
+            if (child != null) {
+                child.removeBelow(removed);
+                if (child.isEmpty()) {
+                    children.remove(element);
+                }
+            }
+        });
     }
 
     public FieldSet intersection(FieldSet other) {
@@ -100,7 +166,7 @@ public final class FieldSet {
             if (both != null) {
                 FieldSet shared = child.intersection(both);
                 if (!shared.isEmpty()) {
-                    intersection.children.put(element, shared);
+                    intersection.put(element, shared);
                 }
             }
         });
@@ -114,11 +180,11 @@ public final class FieldSet {
         children.forEach((element, child) -> {
             FieldSet removed = other.children.get(element);
             if (removed == null) {
-                difference.children.put(element, child.copy());
+                difference.put(element, child.copy());
             } else if (!removed.member) {
                 FieldSet kept = child.recursiveDifference(removed);
                 if (!kept.isEmpty()) {
-                    difference.children.put(element, kept);
+                    difference.put(element, kept);
                 }
             }
         });
@@ -128,11 +194,14 @@ public final class FieldSet {
     public FieldSet copy() {
         FieldSet copy = new FieldSet();
         copy.member = member;
-        children.forEach((element, child) -> copy.children.put(element, child.copy()));
+        children.forEach((element, child) -> copy.put(element, child.copy()));
         return copy;
     }
 
-    /** Every path in the set, in structured-merge-diff's order (a parent before its children). */
+    /**
+     * Every path in the set, in structured-merge-diff's order: at each level the members there, then what lies
+     * below each child, in element order.
+     */
     public List<List<PathElement>> paths() {
         List<List<PathElement>> paths = new ArrayList<>();
         walk(new ArrayList<>(), paths::add);
@@ -140,9 +209,13 @@ public final class FieldSet {
     }
 
     private void walk(List<PathElement> prefix, Consumer<List<PathElement>> visit) {
-        if (member) {
-            visit.accept(List.copyOf(prefix));
-        }
+        children.forEach((element, child) -> {
+            if (child.member) {
+                prefix.add(element);
+                visit.accept(List.copyOf(prefix));
+                prefix.remove(prefix.size() - 1);
+            }
+        });
         children.forEach((element, child) -> {
             prefix.add(element);
             child.walk(prefix, visit);

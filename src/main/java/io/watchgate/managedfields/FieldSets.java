@@ -52,7 +52,7 @@ final class FieldSets {
                     childNode.markMember();
                 }
                 if (childNode.isEmpty()) {
-                    node.children().remove(element);
+                    node.removeChild(element);
                 }
             }
             return;
@@ -81,7 +81,7 @@ final class FieldSets {
                     && structure.declares(element.name()) && !child.children().isEmpty()) {
                 ensuredChild.markMember();
             }
-            ensured.children().put(element, ensuredChild);
+            ensured.put(element, ensuredChild);
         });
         return ensured;
     }

@@ -66,7 +66,7 @@ public final class FieldsV1 {
             } else {
                 decodeInto(below, child, depth + 1);
                 if (child.isEmpty()) {
-                    set.children().remove(element.get()); // only prefixes this server skips below it
+                    set.removeChild(element.get()); // only prefixes this server skips below it
                 }
             }
         }

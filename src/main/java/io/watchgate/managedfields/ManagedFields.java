@@ -51,7 +51,7 @@ public final class ManagedFields {
             if (decoded.isEmpty()) {
                 return Optional.empty();
             }
-            entries.merge(decoded.get().key(), decoded.get(), (a, b) -> a.withFields(a.fields().union(b.fields())));
+            entries.put(decoded.get().key(), decoded.get()); // of two with one key, the last counts, as in kube
         }
         return Optional.of(entries);
     }
@@ -68,7 +68,7 @@ public final class ManagedFields {
         }
         String apiVersion = entry.path("apiVersion").asText("");
         JsonNode fieldsV1 = entry.get("fieldsV1");
-        if (apiVersion.isEmpty() || !"FieldsV1".equals(entry.path("fieldsType").asText("FieldsV1"))
+        if (apiVersion.isEmpty() || !"FieldsV1".equals(entry.path("fieldsType").asText(""))
                 || !entry.path("manager").isTextual() && entry.has("manager")) {
             return Optional.empty();
         }
@@ -108,8 +108,10 @@ public final class ManagedFields {
     }
 
     /**
-     * At most {@link #MAX_UPDATE_ENTRIES} Update entries: oldest first, each later entry of a version already seen
-     * is folded into that version's {@code ancient-changes} entry, until few enough are left.
+     * At most {@link #MAX_UPDATE_ENTRIES} Update entries, as kube-apiserver's capManagers keeps them: oldest first (by
+     * the second, then by the manager's identifier), the first entry of each version is remembered and each later
+     * one is folded into that version's {@code ancient-changes} entry (made of the remembered one when there is
+     * none yet), until few enough are left.
      */
     static void cap(Map<ManagedFieldsEntry.Key, ManagedFieldsEntry> entries) {
         List<ManagedFieldsEntry> updates = new ArrayList<>();
@@ -118,38 +120,56 @@ public final class ManagedFields {
         if (updates.size() <= MAX_UPDATE_ENTRIES) {
             return;
         }
-        updates.sort(Comparator.comparing((ManagedFieldsEntry e) -> e.time() == null ? "" : e.time())
-                .thenComparing(e -> e.key().toString()));
+        updates.sort(Comparator.comparingLong((ManagedFieldsEntry e) -> seconds(e.time()))
+                .thenComparing(ManagedFields::identifier));
         Map<String, ManagedFieldsEntry.Key> firstOfVersion = new LinkedHashMap<>();
+        /** Each bucket's fields, gathered once rather than copied at each fold. */
+        Map<ManagedFieldsEntry.Key, FieldSet> buckets = new LinkedHashMap<>();
         int count = updates.size();
-        for (ManagedFieldsEntry entry : updates) {
-            if (count <= MAX_UPDATE_ENTRIES) {
-                return;
-            }
+        for (int i = 0; i < updates.size() && count > MAX_UPDATE_ENTRIES; i++) {
+            ManagedFieldsEntry entry = updates.get(i);
             ManagedFieldsEntry.Key first = firstOfVersion.putIfAbsent(entry.apiVersion(), entry.key());
             if (first == null) {
                 continue;
             }
             ManagedFieldsEntry.Key bucketKey = ManagedFieldsEntry.Key.update(ANCIENT_CHANGES, entry.apiVersion(), "");
-            if (!first.equals(bucketKey)) {
-                ManagedFieldsEntry moved = entries.remove(first);
-                ManagedFieldsEntry bucket = entries.get(bucketKey);
-                if (bucket == null) {
-                    entries.put(bucketKey, new ManagedFieldsEntry(ANCIENT_CHANGES, ManagedFieldsEntry.Operation.Update,
-                            entry.apiVersion(), moved.time(), moved.fields(), ""));
-                } else {
-                    entries.put(bucketKey, bucket.withFields(bucket.fields().union(moved.fields())));
-                    count--;
+            FieldSet bucket = buckets.get(bucketKey);
+            if (bucket == null) {
+                ManagedFieldsEntry existing = entries.get(bucketKey);
+                if (existing == null) {
+                    existing = entries.remove(first);
                 }
-                firstOfVersion.put(entry.apiVersion(), bucketKey);
+                bucket = existing.fields().copy();
+                buckets.put(bucketKey, bucket);
             }
-            if (entry.key().equals(bucketKey)) {
-                continue;
-            }
-            ManagedFieldsEntry bucket = entries.get(bucketKey);
+            bucket.addAll(entry.fields());
             entries.remove(entry.key());
-            entries.put(bucketKey, bucket.withFields(bucket.fields().union(entry.fields())).withTime(entry.time()));
+            entries.put(bucketKey, new ManagedFieldsEntry(ANCIENT_CHANGES, ManagedFieldsEntry.Operation.Update,
+                    entry.apiVersion(), entry.time(), bucket, ""));
             count--;
         }
+    }
+
+    private static long seconds(String time) {
+        if (time == null) {
+            return 0;
+        }
+        try {
+            return java.time.OffsetDateTime.parse(time).toEpochSecond();
+        } catch (java.time.format.DateTimeParseException e) {
+            return 0;
+        }
+    }
+
+    /** kube-apiserver's identifier of an entry: its key as JSON, which ties between entries of one second sort by. */
+    private static String identifier(ManagedFieldsEntry entry) {
+        var node = JsonNodeFactory.instance.objectNode();
+        node.put("manager", entry.manager());
+        node.put("operation", entry.operation().name());
+        node.put("apiVersion", entry.apiVersion());
+        if (!entry.subresource().isEmpty()) {
+            node.put("subresource", entry.subresource());
+        }
+        return node.toString();
     }
 }

@@ -35,6 +35,12 @@ final class Merging {
                 || declared.resolve(live) != structure) {
             return config.deepCopy();
         }
+        if (config.isNull()) {
+            return live.deepCopy(); // an empty map or list merged in: nothing changes
+        }
+        if (live.isNull()) {
+            return config.deepCopy();
+        }
         if (structure.shape() == Structure.Shape.MAP) {
             ObjectNode merged = JsonNodeFactory.instance.objectNode();
             for (Iterator<Map.Entry<String, JsonNode>> members = live.fields(); members.hasNext();) {

@@ -19,7 +19,7 @@ final class Removal {
 
     static JsonNode without(Structure declared, JsonNode value, FieldSet removed) {
         Structure structure = declared.resolve(value);
-        if (removed.isEmpty() || structure.atomic() || !structure.fits(value)) {
+        if (removed.isEmpty() || structure.atomic() || !structure.fits(value) || value.isNull()) {
             return value.deepCopy();
         }
         if (structure.shape() == Structure.Shape.MAP) {

@@ -83,11 +83,14 @@ public final class Structure {
         return SCALAR;
     }
 
-    /** Whether {@code value} has the JSON kind this structure expects. */
+    /**
+     * Whether {@code value} has the JSON kind this structure expects. A null is an empty map or list, as
+     * structured-merge-diff reads it: merged into, it keeps what is there; compared, its absent members are removed.
+     */
     boolean fits(JsonNode value) {
         return switch (shape) {
-            case MAP -> value.isObject();
-            case LIST -> value.isArray();
+            case MAP -> value.isObject() || value.isNull();
+            case LIST -> value.isArray() || value.isNull();
             case SCALAR -> !value.isContainerNode();
             case UNTYPED -> true;
         };

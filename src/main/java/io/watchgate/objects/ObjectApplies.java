@@ -12,6 +12,7 @@ import io.watchgate.status.Cause;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
 import io.watchgate.types.ResourceType;
+import io.watchgate.types.WorkloadTypes;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -40,17 +41,15 @@ public class ObjectApplies {
         this.tracking = tracking;
     }
 
-    /** The options of one apply: its manager (and subresource), force, dry run. */
-    public record Options(Writer writer, boolean force, boolean dryRun) {
+    /**
+     * The options of one apply: its manager, force, dry run, and the check that the client may create, asked when
+     * (and each time) the apply finds no object, as kube-apiserver asks it.
+     */
+    public record Options(Writer writer, boolean force, boolean dryRun, Runnable authorizeCreate) {
     }
 
     /** What an apply stored (or would have, in a dry run), and whether that created the object. */
     public record Applied(StoredObject object, boolean created) {
-    }
-
-    /** Whether an apply of {@code name} would create it (and so needs the right to create). */
-    public boolean creates(ResourceType type, String namespace, String name) {
-        return store.latest(ObjectReads.key(type, namespace, name)) == null;
     }
 
     /**
@@ -88,6 +87,7 @@ public class ObjectApplies {
 
     private CompletionStage<Applied> create(ResourceType type, String namespace, String name, ObjectNode config,
             Options options, Consumer<ObjectNode> inspect, int createRaces) {
+        options.authorizeCreate().run();
         String uid = config.path("metadata").path("uid").asText("");
         if (!uid.isEmpty()) {
             throw ApiException.conflict(type.group(), type.resource(), name, "uid mismatch: the provided object "
@@ -158,6 +158,9 @@ public class ObjectApplies {
             config.remove("status");
         } else if (type.strategicMergePatch()) {
             config.remove("spec");
+            if (type.equals(WorkloadTypes.DEPLOYMENTS)) {
+                ((ObjectNode) config.get("metadata")).remove("labels"); // its status strategy keeps them too
+            }
         } else {
             ObjectNode metadata = (ObjectNode) config.get("metadata");
             config.retain("apiVersion", "kind", "metadata", "status");

@@ -7,8 +7,8 @@ import io.smallrye.config.WithDefault;
 public interface ObjectLimits {
 
     /**
-     * The largest object an update or patch may leave (estimated serialized size), so that repeated patches
-     * cannot grow one object without bound. Creates are bounded by the request body limit.
+     * The largest object a write may leave (estimated serialized size, its managedFields included), so that
+     * repeated patches cannot grow one object without bound, nor the record of who owns its fields double it.
      */
     @WithDefault("3145728")
     long maxBytes();

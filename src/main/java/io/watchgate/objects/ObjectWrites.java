@@ -110,6 +110,7 @@ public class ObjectWrites {
         if (writer != null) {
             tracking.created(type, object, writer);
         }
+        requireWithinLimit(object); // managedFields may be as large as the rest
         // the namespace or the definition may change between the check and the write (the create is guarded by
         // their revisions): then it is checked again
         String given = name;
@@ -331,18 +332,19 @@ public class ObjectWrites {
     CompletionStage<StoredObject> commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
             boolean dryRun, boolean statusOnly, Writer writer) {
         if (type.subresources().status()) {
+            // what an apply recorded stays, whatever part of the object the write takes
+            JsonNode applied = writer == null ? desired.path("metadata").get("managedFields") : null;
             desired = !statusOnly ? withStatus(desired, current.tree().get("status"))
                     : WorkloadTypes.ALL.contains(type) ? builtInStatusWrite(type, current.tree(), desired)
                     : withStatus(current.tree().deepCopy(), desired.get("status"));
+            if (applied != null) {
+                desired.withObject("/metadata").set("managedFields", applied);
+            }
         }
         // pruned before anything compares: a write of only undeclared fields changes nothing
         customResources.conform(type, desired);
         protobuf.conform(type, desired);
-        long bytes = JsonShape.estimatedBytes(desired);
-        if (bytes > limits.maxBytes()) {
-            throw new ApiException(413, "RequestEntityTooLarge", "the object would be about " + bytes
-                    + " bytes, larger than the limit of " + limits.maxBytes() + " bytes");
-        }
+        requireWithinLimit(desired);
         TypeDefaults.onUpdate(type, current.tree(), desired, clock.instant());
         ServerFields.carryOver(type, current.tree(), desired);
         if (statusOnly) {
@@ -354,6 +356,7 @@ public class ObjectWrites {
         }
         if (writer != null) {
             tracking.updated(type, current.tree(), desired, statusOnly ? writer.through("status") : writer);
+            requireWithinLimit(desired);
         }
         Finalization.checkNoNewFinalizers(type, current.tree(), desired);
         validator.validate(type, desired, current.tree());
@@ -380,6 +383,15 @@ public class ObjectWrites {
                     .thenApply(after -> after != null ? after : updated.object()), Infrastructure.getDefaultWorkerPool());
         }
         return update.thenApply(ChangeEvent::object);
+    }
+
+    /** 413 for an object larger than any update may leave one (its managedFields included). */
+    private void requireWithinLimit(ObjectNode object) {
+        long bytes = JsonShape.estimatedBytes(object);
+        if (bytes > limits.maxBytes()) {
+            throw new ApiException(413, "RequestEntityTooLarge", "the object would be about " + bytes
+                    + " bytes, larger than the limit of " + limits.maxBytes() + " bytes");
+        }
     }
 
     /**

@@ -248,6 +248,20 @@ class AccessMatrixTest {
                 + version + "\"}")).put(leases + "/held"), 200);
     }
 
+    @Test
+    void anApplyThatWouldCreateNeedsTheRightToCreateAsWell() {
+        Users.ADMIN.created(roles(a), Rbac.role("cm-patcher", Rbac.rule("", "configmaps", "get,patch")));
+        Users.ADMIN.created(roleBindings(a), Rbac.roleBinding("alice-patches", "Role", "cm-patcher", "User:alice"));
+        String applied = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"%s\"},"
+                + "\"data\":{\"k\":\"v\"}}";
+        forbidden(Users.ALICE.request().contentType("application/apply-patch+yaml")
+                .body(applied.formatted("new").getBytes()).patch(configMaps(a) + "/new?fieldManager=alice"),
+                "configmaps \"new\" is forbidden: User \"alice\" cannot create resource \"configmaps\" in API "
+                        + "group \"\" in the namespace \"" + a + "\"");
+        allowed(Users.ALICE.request().contentType("application/apply-patch+yaml")
+                .body(applied.formatted("other").getBytes()).patch(configMaps(a) + "/other?fieldManager=alice"), 200);
+    }
+
     private static void allowed(Response response, int code) {
         assertEquals(code, response.statusCode(), response.asString());
     }

@@ -223,9 +223,10 @@ class ReplicasIT {
     @Order(Integer.MAX_VALUE)
     void oneReplicaCollectsGarbageAndAnotherTakesOverWhenItDies() throws Exception {
         namespace("collected");
-        String ownerJson = replicas.get(1).post("/api/v1/namespaces/collected/configmaps",
-                "{\"metadata\":{\"name\":\"owner\"}}").body();
-        String owner = JSON.readTree(ownerJson).at("/metadata/uid").asText();
+        HttpResponse<String> ownerCreated = replicas.get(1).post("/api/v1/namespaces/collected/configmaps",
+                "{\"metadata\":{\"name\":\"owner\"}}");
+        assertEquals(201, ownerCreated.statusCode(), ownerCreated.body());
+        String owner = JSON.readTree(ownerCreated.body()).at("/metadata/uid").asText();
         int dependents = 40;
         for (int i = 0; i < dependents; i++) {
             HttpResponse<String> created = replicas.get(i % 3).post("/api/v1/namespaces/collected/configmaps",

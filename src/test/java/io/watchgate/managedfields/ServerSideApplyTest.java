@@ -299,7 +299,32 @@ class ServerSideApplyTest {
                 .body("spec.selector.y", equalTo("2")).body("spec.selector.x", nullValue())
                 .body("spec.members.name", org.hamcrest.Matchers.contains("b"));
 
-        apply(url + "/status", "controller", pool + "\"status\":{\"ready\":1}}").statusCode(200)
+        ValidatableResponse status = apply(url + "/status", "controller", pool + "\"status\":{\"ready\":1}}")
+                .statusCode(200)
                 .body("status.ready", equalTo(1)).body("spec.members.name", org.hamcrest.Matchers.contains("b"));
+        JsonNode entry = entryOf(managedFields(status), "controller");
+        assertEquals("status", entry.path("subresource").asText());
+        assertEquals(json("{\"f:status\":{\"f:ready\":{}}}"), entry.path("fieldsV1"));
+    }
+
+    @Test
+    void aNullMapInAConfigurationIsAnEmptyOneAndTakesNothingFromOthers() {
+        String url = configMaps(newNamespace("ssa-null")) + "/cm";
+        apply(url, "alice", configMap("cm", "\"a\":\"1\"")).statusCode(201);
+        // as YAML reads it, "data:" with nothing after it is null
+        ValidatableResponse applied = apply(url, "carol", "apiVersion: v1\nkind: ConfigMap\ndata:\n").statusCode(200)
+                .body("data.a", equalTo("1"));
+        assertEquals(json("{\"f:data\":{\"f:a\":{}}}"), entryOf(managedFields(applied), "alice").path("fieldsV1"));
+    }
+
+    @Test
+    void aKeyTheDocumentRepeatsIsRefusedWhenValidationIsStrict() {
+        String url = configMaps(newNamespace("ssa-strict")) + "/cm";
+        String repeated = "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: \"1\"\n  a: \"2\"\n";
+        given().contentType(APPLY).body(repeated.getBytes()).patch(url + "?fieldManager=m&fieldValidation=Strict")
+                .then().statusCode(400).body("message", org.hamcrest.Matchers.startsWith(
+                        "error strict decoding patch: Duplicate field 'a'"));
+        given().contentType(APPLY).body(repeated.getBytes()).patch(url + "?fieldManager=m").then().statusCode(201)
+                .header("Warning", org.hamcrest.Matchers.containsString("Duplicate field 'a'"));
     }
 }

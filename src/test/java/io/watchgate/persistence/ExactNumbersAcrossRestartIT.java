@@ -16,10 +16,12 @@ import org.junit.jupiter.api.io.TempDir;
 class ExactNumbersAcrossRestartIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String CONFIG_MAPS = "/api/v1/namespaces/default/configmaps";
+    private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    private static final String GAUGES = "/apis/numbers.restart.test/v1/namespaces/default/gauges";
     /**
-     * Free-form JSON (a managed field's fieldsV1), where any number may stand that kube-apiserver would read:
-     * 1e400 is beyond a float64, and refused (400) as it is there; 1e300 is a double's {@code 1.0E300}.
+     * Free-form JSON (a custom resource's spec that keeps unknown fields), where any number may stand that
+     * kube-apiserver would read: 1e400 is beyond a float64, and refused (400) as it is there; 1e300 is a double's
+     * {@code 1.0E300}.
      */
     private static final String NUMBERS = "{\"tenth\":0.1,\"huge\":1e300,\"big\":12345678901234567890123,"
             + "\"negativeZero\":-0.0,\"trailingZero\":1.10}";
@@ -37,27 +39,34 @@ class ExactNumbersAcrossRestartIT {
         Path log = dir.resolve("app.log");
         String before;
         try (PackagedApp app = PackagedApp.start(data, log)) {
-            HttpResponse<String> beyond = app.post(CONFIG_MAPS, "{\"metadata\":{\"name\":\"beyond\",\"managedFields\":"
-                    + "[{\"manager\":\"m\",\"operation\":\"Apply\",\"fieldsV1\":{\"huge\":1e400}}]}}");
+            HttpResponse<String> defined = app.post(CRDS, "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":"
+                    + "\"CustomResourceDefinition\",\"metadata\":{\"name\":\"gauges.numbers.restart.test\"},\"spec\":"
+                    + "{\"group\":\"numbers.restart.test\",\"scope\":\"Namespaced\",\"names\":{\"plural\":\"gauges\","
+                    + "\"kind\":\"Gauge\"},\"versions\":[{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":"
+                    + "{\"openAPIV3Schema\":{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\","
+                    + "\"x-kubernetes-preserve-unknown-fields\":true}}}}}]}}");
+            assertEquals(201, defined.statusCode(), defined.body());
+            HttpResponse<String> beyond = app.post(GAUGES, "{\"apiVersion\":\"numbers.restart.test/v1\","
+                    + "\"kind\":\"Gauge\",\"metadata\":{\"name\":\"beyond\"},\"spec\":{\"huge\":1e400}}");
             assertEquals(400, beyond.statusCode(), beyond.body());
-            HttpResponse<String> created = app.post(CONFIG_MAPS, "{\"metadata\":{\"name\":\"numbers\","
-                    + "\"managedFields\":[{\"manager\":\"m\",\"operation\":\"Apply\",\"fieldsV1\":" + NUMBERS + "}]}}");
+            HttpResponse<String> created = app.post(GAUGES, "{\"apiVersion\":\"numbers.restart.test/v1\","
+                    + "\"kind\":\"Gauge\",\"metadata\":{\"name\":\"numbers\"},\"spec\":" + NUMBERS + "}");
             assertEquals(201, created.statusCode(), created.body());
-            before = app.get(CONFIG_MAPS + "/numbers").body();
-            HttpResponse<String> same = app.put(CONFIG_MAPS + "/numbers", before);
+            before = app.get(GAUGES + "/numbers").body();
+            HttpResponse<String> same = app.put(GAUGES + "/numbers", before);
             assertEquals(200, same.statusCode(), same.body());
             assertEquals(resourceVersion(before), resourceVersion(same.body()), "a no-op before the restart");
             app.terminate(30);
         }
         try (PackagedApp app = PackagedApp.start(data, log)) {
-            String after = app.get(CONFIG_MAPS + "/numbers").body();
+            String after = app.get(GAUGES + "/numbers").body();
             assertEquals(before, after, "the same object, byte for byte");
-            assertTrue(after.contains("\"fieldsV1\":{\"tenth\":0.1,\"huge\":1E+300,\"big\":12345678901234567890123,"
+            assertTrue(after.contains("\"spec\":{\"tenth\":0.1,\"huge\":1E+300,\"big\":12345678901234567890123,"
                     + "\"negativeZero\":0.0,\"trailingZero\":1.10}"), after);
-            HttpResponse<String> same = app.put(CONFIG_MAPS + "/numbers", after);
+            HttpResponse<String> same = app.put(GAUGES + "/numbers", after);
             assertEquals(200, same.statusCode(), same.body());
             assertEquals(resourceVersion(before), resourceVersion(same.body()), "a no-op after the restart too");
-            assertEquals(before, app.get(CONFIG_MAPS + "/numbers").body(), "and the object is as it was");
+            assertEquals(before, app.get(GAUGES + "/numbers").body(), "and the object is as it was");
         }
     }
 }
