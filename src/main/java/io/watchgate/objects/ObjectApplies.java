@@ -12,7 +12,6 @@ import io.watchgate.status.Cause;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
 import io.watchgate.types.ResourceType;
-import io.watchgate.types.WorkloadTypes;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -59,7 +58,7 @@ public class ObjectApplies {
     public CompletionStage<Applied> apply(ResourceType type, String namespace, String name, JsonNode config,
             Options options, boolean statusOnly, Consumer<ObjectNode> inspect) {
         ObjectNode applied = checked(type, namespace, name, config);
-        restrict(type, applied, statusOnly);
+        StatusWrites.restrictApplied(type, applied, statusOnly);
         return apply(type, namespace, name, applied, options, statusOnly, inspect, CREATE_RACES);
     }
 
@@ -144,28 +143,6 @@ public class ObjectApplies {
         }
         BodyRules.conform(type, object, namespace, name);
         return object;
-    }
-
-    /**
-     * What an apply may set through where it is sent: not a status kept by its subresource; through that
-     * subresource, only the status (of a built-in type: all but the spec, as its status strategy takes it).
-     */
-    private static void restrict(ResourceType type, ObjectNode config, boolean statusOnly) {
-        if (!type.subresources().status()) {
-            return;
-        }
-        if (!statusOnly) {
-            config.remove("status");
-        } else if (type.strategicMergePatch()) {
-            config.remove("spec");
-            if (type.equals(WorkloadTypes.DEPLOYMENTS)) {
-                ((ObjectNode) config.get("metadata")).remove("labels"); // its status strategy keeps them too
-            }
-        } else {
-            ObjectNode metadata = (ObjectNode) config.get("metadata");
-            config.retain("apiVersion", "kind", "metadata", "status");
-            metadata.retain("name", "namespace", "resourceVersion", "uid");
-        }
     }
 
     /** As Go prints a GroupVersionKind: {@code apps/v1, Kind=Deployment}, {@code /v1, Kind=ConfigMap}. */

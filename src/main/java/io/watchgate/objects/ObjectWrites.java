@@ -18,7 +18,6 @@ import io.watchgate.store.Store;
 import io.watchgate.store.StoreException;
 import io.watchgate.store.StoredObject;
 import io.watchgate.types.ResourceType;
-import io.watchgate.types.WorkloadTypes;
 import io.watchgate.validation.JsonShape;
 import io.watchgate.validation.ObjectValidator;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -334,9 +333,7 @@ public class ObjectWrites {
         if (type.subresources().status()) {
             // what an apply recorded stays, whatever part of the object the write takes
             JsonNode applied = writer == null ? desired.path("metadata").get("managedFields") : null;
-            desired = !statusOnly ? withStatus(desired, current.tree().get("status"))
-                    : WorkloadTypes.ALL.contains(type) ? builtInStatusWrite(type, current.tree(), desired)
-                    : withStatus(current.tree().deepCopy(), desired.get("status"));
+            desired = StatusWrites.shaped(type, current.tree(), desired, statusOnly);
             if (applied != null) {
                 desired.withObject("/metadata").set("managedFields", applied);
             }
@@ -392,39 +389,5 @@ public class ObjectWrites {
             throw new ApiException(413, "RequestEntityTooLarge", "the object would be about " + bytes
                     + " bytes, larger than the limit of " + limits.maxBytes() + " bytes");
         }
-    }
-
-    /**
-     * A status write of a built-in type, as its registry strategy takes it: everything sent but the spec, which stays
-     * as stored (and a Deployment's labels, which its strategy keeps too). A custom resource's status write takes
-     * the status alone.
-     */
-    private static ObjectNode builtInStatusWrite(ResourceType type, ObjectNode current, ObjectNode desired) {
-        ObjectNode written = desired.deepCopy();
-        JsonNode spec = current.get("spec");
-        if (spec == null) {
-            written.remove("spec");
-        } else {
-            written.set("spec", spec.deepCopy());
-        }
-        if (type.equals(WorkloadTypes.DEPLOYMENTS)) {
-            JsonNode labels = current.path("metadata").get("labels");
-            ObjectNode metadata = written.withObject("/metadata");
-            if (labels == null) {
-                metadata.remove("labels");
-            } else {
-                metadata.set("labels", labels.deepCopy());
-            }
-        }
-        return written;
-    }
-
-    private static ObjectNode withStatus(ObjectNode object, JsonNode status) {
-        if (status == null || status.isNull()) {
-            object.remove("status");
-        } else {
-            object.set("status", status.deepCopy());
-        }
-        return object;
     }
 }

@@ -57,9 +57,10 @@ class WritePlacementTest {
 
     @Test
     void whileOtherWritesHoldTheirShareALargeWriteIsRefusedBeforeItStartsAndASmallOneGoesAhead() {
-        // 256 MiB: writes being computed may hold 64 MiB together; this one holds 48
+        // 256 MiB: writes being computed may hold 64 MiB together; this one holds 48, and another as large would
+        // pass that share
         AtomicLong started = new AtomicLong();
-        placement.run(2 * MIB, () -> {
+        placement.run(MIB, () -> {
             StoreException.Overloaded refused = assertThrows(StoreException.Overloaded.class,
                     () -> placement.run(MIB, () -> {
                         started.incrementAndGet();
@@ -70,7 +71,7 @@ class WritePlacementTest {
             assertTrue(refused.getMessage().contains("short of memory"), refused.getMessage());
             assertEquals(1, budget.shed(MemoryBudget.Shed.WRITES));
 
-            return placement.run(MIB / 2, () -> Uni.createFrom().item(Response.ok().build()));
+            return placement.run(MIB / 4, () -> Uni.createFrom().item(Response.ok().build()));
         }).await().indefinitely();
         assertEquals(0, budget.used(MemoryBudget.Use.COMPUTING));
     }
@@ -82,7 +83,7 @@ class WritePlacementTest {
             during.set(budget.used(MemoryBudget.Use.COMPUTING));
             return Uni.createFrom().item(Response.ok().build());
         }).await().indefinitely();
-        assertEquals(72L * MIB, during.get());
+        assertEquals(3L * WritePlacement.WORKING_MEMORY_FACTOR * MIB, during.get());
     }
 
     @Test
@@ -119,7 +120,8 @@ class WritePlacementTest {
                     }).subscribe().with(response -> { })));
             working.await();
             subscribed.get().cancel(); // the client left
-            assertEquals(24L * MIB, budget.used(MemoryBudget.Use.COMPUTING), "the worker still parses");
+            assertEquals((long) WritePlacement.WORKING_MEMORY_FACTOR * MIB, budget.used(MemoryBudget.Use.COMPUTING),
+                    "the worker still parses");
             finish.countDown();
             for (int i = 0; i < 500 && budget.used(MemoryBudget.Use.COMPUTING) != 0; i++) {
                 Thread.sleep(10); // polling for the worker's end, which nothing else signals to the test
