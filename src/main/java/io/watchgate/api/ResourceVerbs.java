@@ -3,19 +3,11 @@ package io.watchgate.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import io.watchgate.authn.UserInfo;
-import io.watchgate.authz.Attributes;
-import io.watchgate.authz.Authorization;
-import io.watchgate.authz.Decision;
-import io.watchgate.authz.Forbidden;
 import io.watchgate.authz.RbacAdmission;
 import io.watchgate.metrics.ListSizes;
-import io.watchgate.managedfields.ManagerNames;
 import io.watchgate.managedfields.Writer;
 import io.watchgate.objects.DeleteOptions;
-import io.watchgate.objects.ObjectApplies;
 import io.watchgate.objects.Scales;
 import io.watchgate.objects.Deletions;
 import io.watchgate.objects.ListOptions;
@@ -46,9 +38,6 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 
 /**
  * The HTTP side of each verb: query parameters and bodies in, negotiated JSON or protobuf out. What the verbs mean lives
@@ -60,7 +49,7 @@ public class ResourceVerbs {
     private final ResourceTypes types;
     private final ObjectReads reads;
     private final ObjectWrites writes;
-    private final ObjectApplies applies;
+    private final ApplyVerb applyVerb;
     private final Deletions deletions;
     private final RequestBodies requests;
     private final ResponseBodies bodies;
@@ -69,18 +58,18 @@ public class ResourceVerbs {
     private final ListSizes listSizes;
     private final WritePlacement placement;
     private final RbacAdmission admission;
-    private final Authorization authorization;
+    private final CreateRight createRight;
     private final AccessReviews reviews;
     private final Json json;
 
-    ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, ObjectApplies applies,
+    ResourceVerbs(ResourceTypes types, ObjectReads reads, ObjectWrites writes, ApplyVerb applyVerb,
             Deletions deletions,
             RequestBodies requests, ResponseBodies bodies, FieldChecks fieldChecks,
             ProtobufObjects protobuf, ListSizes listSizes,
-            WritePlacement placement, RbacAdmission admission, Authorization authorization, AccessReviews reviews,
+            WritePlacement placement, RbacAdmission admission, CreateRight createRight, AccessReviews reviews,
             Json json) {
         this.admission = admission;
-        this.authorization = authorization;
+        this.createRight = createRight;
         this.reviews = reviews;
         this.json = json;
         this.placement = placement;
@@ -90,7 +79,7 @@ public class ResourceVerbs {
         this.types = types;
         this.reads = reads;
         this.writes = writes;
-        this.applies = applies;
+        this.applyVerb = applyVerb;
         this.deletions = deletions;
         this.requests = requests;
         this.bodies = bodies;
@@ -159,10 +148,10 @@ public class ResourceVerbs {
     private Uni<Response> writeScale(Target target, String name, UriInfo uri, HttpHeaders headers, byte[] body,
             String options, java.util.function.BiFunction<JsonNode, ObjectNode, JsonNode> scale) {
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), options);
-        Writer writer = writer(uri, headers, options);
+        Writer writer = FieldManagers.of(uri, headers, options);
         return placement.run(length(body), () -> {
             JsonNode sent = requests.json(requests.read(body));
-            return answer(writes.scale(target.type(), namespaceOrEmpty(target), name,
+            return WriteAnswers.answer(writes.scale(target.type(), namespaceOrEmpty(target), name,
                     current -> scale.apply(sent, current), dryRun, writer), this::scaleAnswer);
         });
     }
@@ -173,13 +162,13 @@ public class ResourceVerbs {
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "CreateOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "CreateOptions");
-        Writer writer = writer(uri, headers, "CreateOptions");
+        Writer writer = FieldManagers.of(uri, headers, "CreateOptions");
         return placement.run(length(body), () -> {
             JsonNode object = requests.object(target.type(), headers, body);
             List<String> warnings = fieldChecks.check(target.type(), object, validation);
             admission.admit(user, target.type(), namespaceOrEmpty(target), "", object);
-            return answer(writes.create(target.type(), namespaceOrEmpty(target), object, dryRun, writer),
-                    created -> withWarnings(bodies.written(target.type(), 201, created, representation), warnings));
+            return WriteAnswers.answer(writes.create(target.type(), namespaceOrEmpty(target), object, dryRun, writer),
+                    created -> WriteAnswers.withWarnings(bodies.written(target.type(), 201, created, representation), warnings));
         });
     }
 
@@ -193,7 +182,7 @@ public class ResourceVerbs {
         if (target.scale()) {
             return writeScale(target, name, uri, headers, body, "UpdateOptions", (sent, current) -> sent);
         }
-        Writer writer = writer(uri, headers, "UpdateOptions");
+        Writer writer = FieldManagers.of(uri, headers, "UpdateOptions");
         if (!target.status() && writes.putCreates(target.type(), namespaceOrEmpty(target), name)) {
             return createByPut(target, user, name, headers, body, representation, dryRun, validation, writer);
         }
@@ -202,10 +191,10 @@ public class ResourceVerbs {
             JsonNode object = requests.object(target.type(), headers, body);
             List<String> warnings = fieldChecks.check(target.type(), object, validation);
             // checked against the object it replaces, read again on each attempt (as kube checks in its update)
-            return answer(writes.update(target.type(), namespaceOrEmpty(target), name, object, dryRun,
+            return WriteAnswers.answer(writes.update(target.type(), namespaceOrEmpty(target), name, object, dryRun,
                     target.status(), writer, desired -> admission.admit(user, target.type(), namespaceOrEmpty(target), name,
                             desired)),
-                    updated -> withWarnings(bodies.written(target.type(), 200, updated, representation), warnings));
+                    updated -> WriteAnswers.withWarnings(bodies.written(target.type(), 200, updated, representation), warnings));
         });
     }
 
@@ -216,32 +205,17 @@ public class ResourceVerbs {
     private Uni<Response> createByPut(Target target, UserInfo user, String name, HttpHeaders headers, byte[] body,
             Representation representation, boolean dryRun, FieldValidation validation, Writer writer) {
         ResourceType type = target.type();
-        authorizeCreate(target, user, name);
+        createRight.require(target, user, name);
         return placement.run(length(body), () -> {
             JsonNode object = requests.object(type, headers, body);
             List<String> warnings = fieldChecks.check(type, object, validation);
             admission.admit(user, type, namespaceOrEmpty(target), name, object);
-            return answer(writes.createByPut(type, namespaceOrEmpty(target), name, object, dryRun, writer),
-                    created -> withWarnings(bodies.written(type, 201, created, representation), warnings));
+            return WriteAnswers.answer(writes.createByPut(type, namespaceOrEmpty(target), name, object, dryRun, writer),
+                    created -> WriteAnswers.withWarnings(bodies.written(type, 201, created, representation), warnings));
         });
     }
 
-    /** kube-apiserver asks the authorizer again before a write creates what the verb's right does not cover. */
-    private void authorizeCreate(Target target, UserInfo user, String name) {
-        ResourceType type = target.type();
-        Attributes create = Attributes.resource(user, "create", type.group(), type.version(), type.plural(), "",
-                namespaceOrEmpty(target), name);
-        Decision decision = authorization.authorize(create);
-        if (!decision.allowed()) {
-            throw Forbidden.of(create, decision.reason());
-        }
-    }
 
-    /** Whom managedFields records for a write: its {@code fieldManager}, else its User-Agent's product. */
-    private static Writer writer(UriInfo uri, HttpHeaders headers, String optionsKind) {
-        return new Writer(ManagerNames.of(uri.getQueryParameters().getFirst("fieldManager"),
-                headers.getHeaderString(HttpHeaders.USER_AGENT), optionsKind), "");
-    }
 
     Uni<Response> patch(Target target, UserInfo user, String name, UriInfo uri, HttpHeaders headers,
             byte[] body) {
@@ -253,7 +227,8 @@ public class ResourceVerbs {
                 .orElseThrow(() -> requests.unsupported(Patcher.unsupported(target.type(), contentType)));
         String force = uri.getQueryParameters().getFirst("force");
         if (patchType == PatchType.APPLY_PATCH) {
-            return apply(target, user, name, uri, headers, body, representation, QueryFlags.bool("force", force));
+            return applyVerb.apply(target, user, name, uri, headers, body, representation,
+                    QueryFlags.bool("force", force));
         }
         if (force != null) {
             throw ApiException.invalid("meta.k8s.io", "PatchOptions", "", List.of(Cause.forbidden("force",
@@ -264,7 +239,7 @@ public class ResourceVerbs {
                     (patch, current) -> writes.patchScale(target.type(), patchType, current, patch));
         }
         boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
-        Writer writer = writer(uri, headers, "PatchOptions");
+        Writer writer = FieldManagers.of(uri, headers, "PatchOptions");
         FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
                 "PatchOptions");
         // a tiny patch of a large object still copies and merges all of it
@@ -277,67 +252,15 @@ public class ResourceVerbs {
             if (patchType != PatchType.JSON_PATCH) {
                 warnings.addAll(fieldChecks.check(target.type(), patch, validation));
             }
-            return answer(writes.patch(target.type(), namespaceOrEmpty(target), name, patchType, patch, dryRun,
+            return WriteAnswers.answer(writes.patch(target.type(), namespaceOrEmpty(target), name, patchType, patch, dryRun,
                     target.status(), writer, result -> {
                         admission.admit(user, target.type(), namespaceOrEmpty(target), name, result);
                         if (patchType == PatchType.JSON_PATCH) {
                             warnings.clear();
                             warnings.addAll(fieldChecks.check(target.type(), result, validation));
                         }
-                    }), patched -> withWarnings(bodies.written(target.type(), 200, patched, representation), warnings));
+                    }), patched -> WriteAnswers.withWarnings(bodies.written(target.type(), 200, patched, representation), warnings));
         });
-    }
-
-    /**
-     * Server-side apply: 201 when it creates the object (which takes the right to create as well as to patch), else
-     * 200. A body that starts as JSON is read as JSON (kubectl sends JSON), anything else as YAML.
-     */
-    private Uni<Response> apply(Target target, UserInfo user, String name, UriInfo uri, HttpHeaders headers,
-            byte[] body, Representation representation, boolean force) {
-        String fieldManager = uri.getQueryParameters().getFirst("fieldManager");
-        if (fieldManager == null || fieldManager.isEmpty()) {
-            throw ApiException.invalid("meta.k8s.io", "PatchOptions", "", List.of(Cause.required("fieldManager",
-                    "is required for apply patch")));
-        }
-        if (target.scale()) {
-            throw new ApiException(415, "UnsupportedMediaType", "server-side apply is not served on the scale "
-                    + "subresource: apply spec.replicas to the object, or patch the scale with a merge patch");
-        }
-        FieldValidation validation = FieldValidation.parse(uri.getQueryParameters().getFirst("fieldValidation"),
-                "PatchOptions");
-        boolean dryRun = QueryFlags.dryRun(uri.getQueryParameters().get("dryRun"), "PatchOptions");
-        String namespace = namespaceOrEmpty(target);
-        ObjectApplies.Options options = new ObjectApplies.Options(writer(uri, headers, "PatchOptions"), force,
-                dryRun, () -> authorizeCreate(target, user, name));
-        long bytes = Math.max(length(body), writes.storedBytes(target.type(), namespace, name));
-        return placement.run(bytes, () -> {
-            byte[] bytesSent = requests.read(body);
-            boolean yaml = !startsAsJson(bytesSent);
-            JsonNode config = yaml ? json.parseYaml(bytesSent) : requests.json(bytesSent);
-            // for an apply, fieldValidation looks for keys the document repeats (the schema judges the rest)
-            List<String> warnings = new ArrayList<>();
-            if (validation != FieldValidation.IGNORE) {
-                json.repeatedKey(bytesSent, yaml).ifPresent(repeated -> {
-                    if (validation == FieldValidation.STRICT) {
-                        throw ApiException.badRequest("error strict decoding patch: " + repeated);
-                    }
-                    warnings.add(repeated);
-                });
-            }
-            return answer(applies.apply(target.type(), namespace, name, config, options, target.status(),
-                    result -> admission.admit(user, target.type(), namespace, name, result)),
-                    applied -> withWarnings(bodies.written(target.type(), applied.created() ? 201 : 200,
-                            applied.object(), representation), warnings));
-        });
-    }
-
-    private static boolean startsAsJson(byte[] body) {
-        for (byte b : body) {
-            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
-                return b == '{';
-            }
-        }
-        return false;
     }
 
     /** A review (authorization.k8s.io, authentication.k8s.io): answered at once, never stored. */
@@ -362,7 +285,7 @@ public class ResourceVerbs {
         target.allowing("delete");
         Representation representation = Representation.negotiateWritten(headers, protobuf.serves(target.type()));
         DeleteOptions options = deleteOptions(target, uri, headers, body);
-        return answerOnWorker(deletions.delete(target.type(), namespaceOrEmpty(target), name, options),
+        return WriteAnswers.answerOnWorker(deletions.delete(target.type(), namespaceOrEmpty(target), name, options),
                 deleted -> bodies.written(target.type(), 200, deleted, representation));
     }
 
@@ -374,7 +297,7 @@ public class ResourceVerbs {
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         Selection selection = Selection.parse(target.type(), query.getFirst("labelSelector"),
                 query.getFirst("fieldSelector"));
-        return answerOnWorker(deletions.deleteCollection(target.type(), target.namespace(), selection,
+        return WriteAnswers.answerOnWorker(deletions.deleteCollection(target.type(), target.namespace(), selection,
                 options), deleted -> bodies.list(deleted, representation, Tables.IncludeObject.OBJECT));
     }
 
@@ -387,54 +310,6 @@ public class ResourceVerbs {
         MultivaluedMap<String, String> query = uri.getQueryParameters();
         return DeleteOptions.fromQuery(query.get("dryRun"), query.getFirst("propagationPolicy"),
                 query.getFirst("orphanDependents"), query.getFirst("gracePeriodSeconds"));
-    }
-
-    /**
-     * The response to a write once it counts. A durable write completes on the log's thread; its response is made
-     * back on the thread that took the request (the event loop), so the log's thread only ever syncs. A write
-     * computed on a worker ({@link WritePlacement}) is answered on a worker too: its answer may be large.
-     */
-    private static <T> Uni<Response> answer(CompletionStage<T> written, Function<T, Response> respond) {
-        CompletableFuture<T> future = written.toCompletableFuture();
-        if (future.isDone() && !future.isCompletedExceptionally()) {
-            return Uni.createFrom().item(respond.apply(future.join()));
-        }
-        if (!Context.isOnEventLoopThread()) {
-            return answerOnWorker(written, respond);
-        }
-        Context context = Vertx.currentContext(); // the request's: small writes are taken on their event loop
-        return Uni.createFrom().completionStage(written).emitOn(task -> context.runOnContext(v -> task.run()))
-                .map(respond);
-    }
-
-    /**
-     * The response to a deletion once it counts, made on a worker thread of the request's context: a deletecollection
-     * may answer a list too long to serialize on the event loop, streamed by a writer that waits for its client, and
-     * the send deadline it arms belongs to the request (whose scope the request's context carries). No thread waits
-     * meanwhile: the request's worker thread is free once the deletion is submitted.
-     */
-    private static <T> Uni<Response> answerOnWorker(CompletionStage<T> deleted, Function<T, Response> respond) {
-        Context context = Vertx.currentContext(); // the request's, which its blocking handler runs on
-        return Uni.createFrom().completionStage(deleted)
-                .emitOn(task -> context.executeBlocking(() -> {
-                    task.run();
-                    return null;
-                }, false))
-                .map(respond);
-    }
-
-    /** Kubernetes sends each warning as a {@code Warning: 299 - "..."} header. */
-    private static Response withWarnings(Response response, List<String> warnings) {
-        if (warnings.isEmpty()) {
-            return response;
-        }
-        Response.ResponseBuilder builder = Response.fromResponse(response);
-        for (String warning : warnings) {
-            // a header carries no control characters: field names from a body may hold any
-            String text = warning.replaceAll("\\p{Cntrl}", "?").replace("\\", "\\\\").replace("\"", "\\\"");
-            builder.header("Warning", "299 - \"" + text + "\"");
-        }
-        return builder.build();
     }
 
     private static String namespaceOrEmpty(Target target) {

@@ -109,7 +109,6 @@ public class ObjectWrites {
         if (writer != null) {
             tracking.created(type, object, writer);
         }
-        requireWithinLimit(object); // managedFields may be as large as the rest
         // the namespace or the definition may change between the check and the write (the create is guarded by
         // their revisions): then it is checked again
         String given = name;
@@ -163,6 +162,7 @@ public class ObjectWrites {
             long definitionRevision = definitions.requireAcceptsInstances(type, name);
             validator.validate(type, object);
             customResources.conform(type, object);
+            requireWithinLimit(object); // checked as kube's storage checks it, after validation: managedFields count
             ObjectKey key = ObjectReads.key(type, namespace, name);
             Mutation create = Mutation.create(key, object);
             if (type.namespaced()) {
@@ -353,10 +353,10 @@ public class ObjectWrites {
         }
         if (writer != null) {
             tracking.updated(type, current.tree(), desired, statusOnly ? writer.through("status") : writer);
-            requireWithinLimit(desired);
         }
         Finalization.checkNoNewFinalizers(type, current.tree(), desired);
         validator.validate(type, desired, current.tree());
+        requireWithinLimit(desired); // again, with its managedFields
         boolean namespace = Deletions.isNamespaces(type);
         if (!namespace && Finalization.isTerminating(desired) && !Finalization.hasFinalizers(desired)) {
             if (dryRun) {

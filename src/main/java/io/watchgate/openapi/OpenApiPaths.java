@@ -3,6 +3,7 @@ package io.watchgate.openapi;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.patch.Patcher;
 import io.watchgate.types.ResourceType;
 import java.util.List;
 import java.util.function.Function;
@@ -143,11 +144,7 @@ final class OpenApiPaths {
         }
 
         private List<String> patchMediaTypes() {
-            // server-side apply is not served: not offered
-            return type.strategicMergePatch()
-                    ? List.of("application/json-patch+json", "application/merge-patch+json",
-                            "application/strategic-merge-patch+json")
-                    : List.of("application/json-patch+json", "application/merge-patch+json");
+            return Patcher.acceptedMediaTypes(type);
         }
 
         /** "CoreV1", or "ExampleComV1" for group example.com. */

@@ -12,8 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -106,11 +104,12 @@ class LargeWritesIT {
     }
 
     /** The resourceVersion in a created object's metadata, which comes before its megabytes of spec. */
-    private static String resourceVersionOf(HttpResponse<byte[]> created) {
-        String head = new String(created.body(), 0, Math.min(created.body().length, 4096), StandardCharsets.UTF_8);
-        Matcher version = Pattern.compile("\"resourceVersion\":\"(\\d+)\"").matcher(head);
-        assertTrue(version.find(), "a resourceVersion in " + head);
-        return version.group(1);
+    private static String resourceVersionOf(HttpResponse<byte[]> created) throws java.io.IOException {
+        String version = new com.fasterxml.jackson.databind.ObjectMapper().readTree(created.body())
+                .path("metadata").path("resourceVersion").asText("");
+        assertTrue(version.matches("\\d+"), () -> "a resourceVersion in " + new String(created.body(), 0,
+                Math.min(created.body().length, 4096), StandardCharsets.UTF_8));
+        return version;
     }
 
     private static HttpResponse<byte[]> post(String path, String body) throws Exception {

@@ -43,6 +43,7 @@ class OpenApiTest {
         assertTrue(names(patch.path("parameters")).contains("fieldValidation"),
                 "kubectl leaves field validation to the server only when PATCH takes fieldValidation");
         assertTrue(patch.path("requestBody").path("content").has("application/strategic-merge-patch+json"));
+        assertTrue(patch.path("requestBody").path("content").has("application/apply-patch+yaml"));
 
         JsonNode configMap = document.path("components").path("schemas").path("io.k8s.api.core.v1.ConfigMap");
         assertTrue(configMap.path("description").asText().startsWith("ConfigMap holds configuration data"));
