@@ -3,12 +3,17 @@ package io.watchgate.objects;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.watchgate.managedfields.FieldTracking;
+import io.watchgate.managedfields.Writer;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.Mutation;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoredObject;
+import io.watchgate.types.ResourceType;
+import io.watchgate.types.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
@@ -21,10 +26,17 @@ import java.util.function.UnaryOperator;
 @ApplicationScoped
 public class OwnerReferenceEdits {
 
-    private final Store store;
+    /** Whom managedFields names for these edits, as kube's collector is named by its own client. */
+    static final Writer COLLECTOR = new Writer("watchgate-garbage-collector", "");
 
-    OwnerReferenceEdits(Store store) {
+    private final Store store;
+    private final ResourceTypes types;
+    private final FieldTracking tracking;
+
+    OwnerReferenceEdits(Store store, ResourceTypes types, FieldTracking tracking) {
         this.store = store;
+        this.types = types;
+        this.tracking = tracking;
     }
 
     /**
@@ -78,7 +90,18 @@ public class OwnerReferenceEdits {
             } else {
                 updated.withObject("/metadata").set("ownerReferences", changed);
             }
+            // a reference taken off is taken from whoever owned it, as kube's collector's patch takes it
+            typeOf(key, current).ifPresent(type -> tracking.updated(type, current.tree(), updated, COLLECTOR));
             return store.submit(Mutation.update(key, updated, current.revision())).thenApply(ChangeEvent::object);
         });
+    }
+
+    /** The served type of the object at {@code key}, at the version it is stored in; none when not served now. */
+    private Optional<ResourceType> typeOf(ObjectKey key, StoredObject current) {
+        String group = key.group();
+        String plural = group.isEmpty() ? key.resource()
+                : key.resource().substring(0, key.resource().length() - group.length() - 1);
+        String apiVersion = current.tree().path("apiVersion").asText("");
+        return types.find(group, apiVersion.substring(apiVersion.indexOf('/') + 1), plural);
     }
 }

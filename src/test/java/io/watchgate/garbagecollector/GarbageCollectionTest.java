@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.junit.QuarkusTest;
@@ -136,6 +137,9 @@ class GarbageCollectionTest {
             JsonNode letGo = nextAbout(watch, "dependent");
             assertEquals("MODIFIED", WatchConnection.type(letGo));
             assertEquals(List.of(keeper), uids(letGo));
+            // and its creator no longer owns the reference taken off (managedFields say what is there)
+            String owned = letGo.path("object").path("metadata").path("managedFields").toString();
+            assertTrue(owned.contains(keeper) && !owned.contains(owner), owned);
             assertEquals("DELETED", WatchConnection.type(nextAbout(watch, "owner")));
         }
         given().get(configMaps(ns) + "/dependent").then().statusCode(200);

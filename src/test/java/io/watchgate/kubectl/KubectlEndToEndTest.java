@@ -350,6 +350,41 @@ class KubectlEndToEndTest {
     }
 
     @Test
+    void eventsListsTheNamespacesEventsOldestFirst() throws IOException {
+        Path events = write("events.yaml", """
+                apiVersion: v1
+                kind: Event
+                metadata: {name: web.1}
+                involvedObject: {kind: Deployment, name: web, apiVersion: apps/v1}
+                reason: ScalingReplicaSet
+                message: Scaled up replica set web-1 to 3
+                type: Normal
+                source: {component: deployment-controller}
+                firstTimestamp: "2026-12-07T10:00:00Z"
+                lastTimestamp: "2026-12-07T10:00:00Z"
+                count: 1
+                ---
+                apiVersion: v1
+                kind: Event
+                metadata: {name: web.2}
+                involvedObject: {kind: Pod, name: web-1-abc, apiVersion: v1}
+                reason: FailedScheduling
+                message: no nodes available to schedule pods
+                type: Warning
+                source: {component: default-scheduler}
+                firstTimestamp: "2026-12-07T10:00:05Z"
+                lastTimestamp: "2026-12-07T10:00:05Z"
+                count: 2
+                """);
+        succeeds(kubectl("create", "-f", events.toString()), "event/web.1 created", "event/web.2 created");
+        succeeds(kubectl("events"), "LAST SEEN\\s+TYPE\\s+REASON\\s+OBJECT\\s+MESSAGE",
+                ".*Normal\\s+ScalingReplicaSet\\s+Deployment/web\\s+Scaled up replica set web-1 to 3",
+                ".*Warning\\s+FailedScheduling\\s+Pod/web-1-abc\\s+no nodes available to schedule pods.*");
+        succeeds(kubectl("events", "--types=Warning"), "LAST SEEN\\s+TYPE\\s+REASON\\s+OBJECT\\s+MESSAGE",
+                ".*Warning\\s+FailedScheduling\\s+Pod/web-1-abc\\s+no nodes available to schedule pods.*");
+    }
+
+    @Test
     void typedCreateCommandsSendProtobuf() {
         succeeds(kubectl("create", "configmap", "settings", "--from-literal=mode=fast", "--from-literal=size=3"),
                 "configmap/settings created");
