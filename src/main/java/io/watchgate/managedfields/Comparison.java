@@ -51,7 +51,7 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
         Structure structure = declared.resolve(present);
         boolean leaf = structure.atomic() || !structure.fits(present)
                 || before != null && after != null && (!structure.fits(before)
-                        || declared.resolve(before) != structure);
+                        || declared.resolve(before) != structure || empty(before) && empty(after));
         if (leaf) {
             if (before == null) {
                 added.insert(path);
@@ -115,6 +115,14 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
                 path.remove(path.size() - 1);
             }
         });
+    }
+
+    /**
+     * null, {} or []: where both sides are, structured-merge-diff compares them as leaves, so that null and {} are
+     * a change.
+     */
+    static boolean empty(JsonNode value) {
+        return value.isNull() || value.isContainerNode() && value.isEmpty();
     }
 
     static Map<PathElement, JsonNode> items(Structure structure, JsonNode list, List<PathElement> path) {

@@ -41,8 +41,8 @@ final class LastApplied {
         FieldSet allowed;
         try {
             allowed = manager.unchangedSince(lastApplied.get(), live);
-        } catch (StructureError e) {
-            return Optional.of(conflict);
+        } catch (RuntimeException e) {
+            return Optional.of(conflict); // an annotation its type cannot read explains nothing
         }
         Map<ManagedFieldsEntry.Key, FieldSet> outside = new LinkedHashMap<>();
         Map<ManagedFieldsEntry.Key, ManagedFieldsEntry> owners = new LinkedHashMap<>();

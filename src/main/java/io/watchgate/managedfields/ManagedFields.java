@@ -142,10 +142,15 @@ public final class ManagedFields {
                 bucket = existing.fields().copy();
                 buckets.put(bucketKey, bucket);
             }
+            if (entry.key().equals(bucketKey)) {
+                continue; // the bucket itself, met in its turn: nothing to fold
+            }
             bucket.addAll(entry.fields());
             entries.remove(entry.key());
+            String bucketTime = entries.get(bucketKey) == null ? null : entries.get(bucketKey).time();
             entries.put(bucketKey, new ManagedFieldsEntry(ANCIENT_CHANGES, ManagedFieldsEntry.Operation.Update,
-                    entry.apiVersion(), entry.time(), bucket, ""));
+                    entry.apiVersion(), seconds(bucketTime) > seconds(entry.time()) ? bucketTime : entry.time(),
+                    bucket, ""));
             count--;
         }
     }

@@ -35,6 +35,9 @@ final class Merging {
                 || declared.resolve(live) != structure) {
             return config.deepCopy();
         }
+        if (Comparison.empty(live) && Comparison.empty(config)) {
+            return config.deepCopy(); // both empty: the configuration's form (null, {} or []) stands
+        }
         if (config.isNull()) {
             return live.deepCopy(); // an empty map or list merged in: nothing changes
         }

@@ -63,12 +63,16 @@ public record PathElement(Kind kind, String name, JsonNode value, int index) imp
             case 'f':
                 return Optional.of(field(rest));
             case 'k':
+                // a list's key fields are scalars, as its set's items are: nothing deeper is ever a key
                 if (!(json(rest) instanceof ObjectNode keys) || keys.isEmpty()) {
                     throw new IllegalArgumentException("the key " + key + " is not a non-empty JSON object");
                 }
+                keys.forEach(field -> requireScalar(field, key));
                 return Optional.of(key(keys));
             case 'v':
-                return Optional.of(value(json(rest)));
+                JsonNode item = json(rest);
+                requireScalar(item, key);
+                return Optional.of(value(item));
             case 'i':
                 try {
                     return Optional.of(index(Integer.parseInt(rest)));
@@ -77,6 +81,12 @@ public record PathElement(Kind kind, String name, JsonNode value, int index) imp
                 }
             default:
                 return Optional.empty();
+        }
+    }
+
+    private static void requireScalar(JsonNode value, String key) {
+        if (value.isContainerNode()) {
+            throw new IllegalArgumentException("the element " + key + " holds more than a scalar");
         }
     }
 

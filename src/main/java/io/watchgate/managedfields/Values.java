@@ -20,7 +20,7 @@ final class Values {
             return 0;
         }
         if (a.isNumber() && b.isNumber()) {
-            return a.decimalValue().compareTo(b.decimalValue()) == 0 ? 0 : 1;
+            return compare(a, b) == 0 ? 0 : 1;
         }
         return 1;
     };
@@ -41,7 +41,7 @@ final class Values {
             return JsonNodeFactory.instance.numberNode(value.longValue());
         }
         if (value.isNumber()) {
-            return JsonNodeFactory.instance.numberNode(value.doubleValue());
+            return JsonNodeFactory.instance.numberNode(value.doubleValue()); // 1e400 is infinite, as in Go
         }
         if (value.isObject()) {
             ObjectNode sorted = JsonNodeFactory.instance.objectNode();
@@ -69,7 +69,9 @@ final class Values {
         }
         switch (rank(a)) {
             case 0:
-                return a.decimalValue().compareTo(b.decimalValue());
+                return Double.compare(a.doubleValue(), b.doubleValue()) != 0 || !Double.isFinite(a.doubleValue())
+                        ? Double.compare(a.doubleValue(), b.doubleValue())
+                        : a.decimalValue().compareTo(b.decimalValue());
             case 1:
                 return a.textValue().compareTo(b.textValue());
             case 2:
@@ -89,10 +91,10 @@ final class Values {
         }
     }
 
-    /** Member by member in name order: the name first, then the value. */
+    /** Member by member in name order (the values compared are canonical: sorted already): name, then value. */
     private static int compareMaps(JsonNode a, JsonNode b) {
-        Iterator<Map.Entry<String, JsonNode>> left = canonical(a).fields();
-        Iterator<Map.Entry<String, JsonNode>> right = canonical(b).fields();
+        Iterator<Map.Entry<String, JsonNode>> left = a.fields();
+        Iterator<Map.Entry<String, JsonNode>> right = b.fields();
         while (left.hasNext() && right.hasNext()) {
             Map.Entry<String, JsonNode> l = left.next();
             Map.Entry<String, JsonNode> r = right.next();

@@ -96,8 +96,13 @@ public class ObjectApplies {
         toCreate.withObject("/metadata").remove("resourceVersion"); // nothing to be at: kube-apiserver drops it
         ObjectNode object = merged(type, null, toCreate, options, false);
         inspect.accept(object);
-        CompletableFuture<Applied> created = writes.create(type, namespace, object, options.dryRun(), null)
-                .thenApply(stored -> new Applied(stored, true)).toCompletableFuture();
+        CompletableFuture<Applied> created;
+        try {
+            created = writes.create(type, namespace, object, options.dryRun(), null)
+                    .thenApply(stored -> new Applied(stored, true)).toCompletableFuture();
+        } catch (ApiException refusal) {
+            created = CompletableFuture.failedFuture(refusal); // a name taken is found at once, or later: alike
+        }
         return created.exceptionallyCompose(failure -> {
             if (createRaces > 1 && InOrder.unwrapped(failure) instanceof ApiException refusal
                     && refusal.code() == 409 && "AlreadyExists".equals(refusal.reason())) {

@@ -54,6 +54,9 @@ class FieldsV1Test {
         assertTrue(FieldsV1.decode(json("{\"x:odd\":{},\"f:a\":{\"z:b\":{}}}")).isEmpty());
         assertThrows(IllegalArgumentException.class, () -> FieldsV1.decode(json("{\"k:[1]\":{}}")));
         assertThrows(IllegalArgumentException.class, () -> FieldsV1.decode(json("{\"f:a\":[]}")));
+        // keys and set items are scalars: a nested one is refused at once, not compared level by level
+        assertThrows(IllegalArgumentException.class, () -> FieldsV1.decode(json("{\"k:{\\\"a\\\":{\\\"b\\\":1}}\":{}}")));
+        assertThrows(IllegalArgumentException.class, () -> FieldsV1.decode(json("{\"v:[1]\":{}}")));
     }
 
     @Test
