@@ -9,7 +9,9 @@ import java.util.function.Consumer;
 /**
  * A set of paths through an object, kept as a trie: structured-merge-diff's {@code fieldpath.Set}. A node is a
  * member (the path to it is in the set) and may have children; a node that is neither is never kept. Sets are
- * built by one owner with {@link #insert} and the builder methods, then only read: the operations return new sets.
+ * built by one owner with {@link #insert} and the package's in-place methods ({@code addAll}, {@code removeAll},
+ * {@code removeBelow}: no copy of a set that may hold a node per field of a large object), then only read; the
+ * public operations return new sets.
  */
 public final class FieldSet {
 
@@ -137,7 +139,7 @@ public final class FieldSet {
         });
     }
 
-    /** Takes {@code other}'s paths and all below them out of this set (as {@link #recursiveDifference}, in place). */
+    /** Takes {@code other}'s paths and all that lie below them out of this set, which the caller builds. */
     void removeBelow(FieldSet other) {
         if (other.member) {
             member = false;
@@ -171,24 +173,6 @@ public final class FieldSet {
             }
         });
         return intersection;
-    }
-
-    /** The paths of this set that neither are in {@code other} nor lie below one of its paths. */
-    public FieldSet recursiveDifference(FieldSet other) {
-        FieldSet difference = new FieldSet();
-        difference.member = member && !other.member;
-        children.forEach((element, child) -> {
-            FieldSet removed = other.children.get(element);
-            if (removed == null) {
-                difference.put(element, child.copy());
-            } else if (!removed.member) {
-                FieldSet kept = child.recursiveDifference(removed);
-                if (!kept.isEmpty()) {
-                    difference.put(element, kept);
-                }
-            }
-        });
-        return difference;
     }
 
     public FieldSet copy() {
