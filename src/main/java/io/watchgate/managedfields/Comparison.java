@@ -3,7 +3,6 @@ package io.watchgate.managedfields;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -125,14 +124,7 @@ record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
         return value.isNull() || value.isContainerNode() && value.isEmpty();
     }
 
-    static Map<PathElement, JsonNode> items(Structure structure, JsonNode list, List<PathElement> path) {
-        Map<PathElement, JsonNode> items = new LinkedHashMap<>();
-        if (list != null) {
-            List<PathElement> elements = ListItems.elements(structure, list, path, false);
-            for (int i = 0; i < elements.size(); i++) {
-                items.put(elements.get(i), list.get(i));
-            }
-        }
-        return items;
+    private static Map<PathElement, JsonNode> items(Structure structure, JsonNode list, List<PathElement> path) {
+        return list == null ? Map.of() : ListItems.byElement(ListItems.elements(structure, list, path, false), list);
     }
 }

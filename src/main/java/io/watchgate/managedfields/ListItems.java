@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -76,5 +78,14 @@ final class ListItems {
                     + list.keys() + " (and doesn't have default values for any key fields)");
         }
         return PathElement.key(keys);
+    }
+
+    /** The items of {@code list} by their elements (as {@link #elements} named them), in the list's order. */
+    static Map<PathElement, JsonNode> byElement(List<PathElement> elements, JsonNode list) {
+        Map<PathElement, JsonNode> items = new LinkedHashMap<>();
+        for (int i = 0; i < elements.size(); i++) {
+            items.put(elements.get(i), list.get(i));
+        }
+        return items;
     }
 }

@@ -71,8 +71,8 @@ final class Merging {
     private static ArrayNode mergeLists(Structure structure, JsonNode live, JsonNode config) {
         List<PathElement> liveElements = ListItems.elements(structure, live, List.of(), false);
         List<PathElement> configElements = ListItems.elements(structure, config, List.of(), true);
-        Map<PathElement, JsonNode> liveItems = Comparison.items(structure, live, List.of());
-        Map<PathElement, JsonNode> configItems = Comparison.items(structure, config, List.of());
+        Map<PathElement, JsonNode> liveItems = ListItems.byElement(liveElements, live);
+        Map<PathElement, JsonNode> configItems = ListItems.byElement(configElements, config);
         Deque<PathElement> shared = new ArrayDeque<>();
         for (PathElement element : configElements) {
             if (liveItems.containsKey(element)) {

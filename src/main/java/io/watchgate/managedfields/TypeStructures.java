@@ -1,13 +1,17 @@
 package io.watchgate.managedfields;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Context;
 import io.watchgate.crd.CustomResourceTypes;
+import io.watchgate.http.TooLongForAnEventLoop;
 import io.watchgate.openapi.KubernetesSchemas;
 import io.watchgate.types.ResourceType;
+import io.watchgate.types.ResourceTypes;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The structure of each served type's objects: for the built-in groups from Kubernetes' OpenAPI definitions (the
@@ -24,24 +28,45 @@ public class TypeStructures {
 
     private final KubernetesSchemas schemas;
     private final CustomResourceTypes customResources;
+    private final ResourceTypes types;
     private final StructureReader definitions;
+    /** Kept while its type is served: a type gone (its definition deleted or changed) is dropped. */
     private final Map<ResourceType, Read> read = new ConcurrentHashMap<>();
+    private final AtomicLong typesSeen = new AtomicLong(-1);
 
-    TypeStructures(KubernetesSchemas schemas, CustomResourceTypes customResources) {
+    TypeStructures(KubernetesSchemas schemas, CustomResourceTypes customResources, ResourceTypes types) {
         this.schemas = schemas;
         this.customResources = customResources;
+        this.types = types;
         this.definitions = new StructureReader(schemas::definition);
     }
 
+    /**
+     * @throws TooLongForAnEventLoop on an event loop, while Kubernetes' definitions are still being loaded (in the
+     *                               first moments after a start): a write that would wait for them goes on a worker
+     */
     public Structure of(ResourceType type) {
+        forgetTypesNoLongerServed();
         Optional<JsonNode> custom = customResources.openApiSchema(type);
         Read known = read.get(type);
         if (known != null && known.schema() == custom.orElse(null)) {
             return known.root();
         }
+        if (!schemas.loaded() && Context.isOnEventLoopThread()) {
+            throw new TooLongForAnEventLoop("reading the schema of " + type.resource());
+        }
         Read fresh = new Read(custom.orElse(null), build(type, custom));
         read.put(type, fresh);
         return fresh.root();
+    }
+
+    private void forgetTypesNoLongerServed() {
+        long generation = types.generation();
+        long seen = typesSeen.get();
+        if (seen != generation && typesSeen.compareAndSet(seen, generation)) {
+            read.keySet().removeIf(type -> !types.find(type.group(), type.version(), type.plural())
+                    .filter(type::equals).isPresent());
+        }
     }
 
     private Structure build(ResourceType type, Optional<JsonNode> custom) {

@@ -53,6 +53,11 @@ public class KubernetesSchemas {
         Infrastructure.getDefaultWorkerPool().execute(this::definitions);
     }
 
+    /** Whether the definitions are read: until then, the first to need them waits for the load. */
+    public boolean loaded() {
+        return definitions != null;
+    }
+
     /** The definition named {@code name} ({@code io.k8s.api.core.v1.Pod}), if known. */
     public Optional<ObjectNode> definition(String name) {
         return Optional.ofNullable(definitions().get(name));
