@@ -16,6 +16,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.watchgate.metrics.Refusals;
 import io.watchgate.request.RouteOrder;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
@@ -38,7 +39,12 @@ import org.jboss.logging.Logger;
 public class ConnectionDeadlines {
 
     private static final String NAME = "watchgate-connection-deadline";
-    private static final AttributeKey<ConnectionDeadline> DEADLINE = AttributeKey.valueOf(NAME);
+    /**
+     * Netty's keys live as long as Netty's classes; a dev-mode live reload loads this class anew over the same
+     * listening channel and connections, where a key of the same name would find the previous load's deadlines.
+     */
+    private static final AttributeKey<ConnectionDeadline> DEADLINE = AttributeKey.valueOf(
+            NAME + "@" + Integer.toHexString(System.identityHashCode(ConnectionDeadline.class)));
 
     private static final Logger LOG = Logger.getLogger(ConnectionDeadlines.class);
 
@@ -47,6 +53,7 @@ public class ConnectionDeadlines {
     private volatile boolean installed;
     private volatile boolean reachingSelf;
     private volatile Object listeningAddress;
+    private volatile Channel listeningChannel;
     private final AtomicBoolean announced = new AtomicBoolean();
 
     ConnectionDeadlines(ConnectionConfig config, Refusals refusals) {
@@ -144,10 +151,28 @@ public class ConnectionDeadlines {
                 }
             });
             listeningAddress = listening.localAddress();
+            listeningChannel = listening;
             installed = true;
         }
         if (!reachingSelf) {
             announce(); // a client's request put them in: there is no request of the server's own to wait for
+        }
+    }
+
+    /**
+     * Takes the acceptor out of the listening channel: in dev mode the server outlives the application on a live
+     * reload, and the reloaded application puts in its own.
+     */
+    @PreDestroy
+    void uninstall() {
+        Channel listening = listeningChannel;
+        if (listening != null) {
+            ChannelPipeline pipeline = listening.pipeline();
+            synchronized (this) {
+                if (pipeline.get(NAME) != null) {
+                    pipeline.remove(NAME);
+                }
+            }
         }
     }
 
