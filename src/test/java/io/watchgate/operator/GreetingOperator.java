@@ -42,11 +42,14 @@ public final class GreetingOperator implements AutoCloseable {
         Thread.currentThread().join();
     }
 
-    /** Starts a replica named {@code identity} against {@code gateway}, its lease in {@code leaseNamespace}. */
-    public static GreetingOperator start(URI gateway, String leaseNamespace, String identity) {
+    /**
+     * Starts a replica named {@code identity} against {@code gateway} with a bearer {@code token}, its lease in
+     * {@code leaseNamespace}.
+     */
+    public static GreetingOperator start(URI gateway, String token, String leaseNamespace, String identity) {
         // only what is said here: no ~/.kube/config, service account or KUBERNETES_* variables
-        return start(new ConfigBuilder().withAutoConfigure(false).withMasterUrl(gateway.toString()).build(),
-                leaseNamespace, identity);
+        return start(new ConfigBuilder().withAutoConfigure(false).withMasterUrl(gateway.toString())
+                .withOauthToken(token).build(), leaseNamespace, identity);
     }
 
     /**

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.watchgate.etcd.EtcdServer;
@@ -33,14 +34,16 @@ import org.junit.jupiter.api.condition.EnabledIf;
 
 /**
  * The example operator ({@link GreetingReconciler}, Java Operator SDK unmodified) against the packaged gateway, in
- * each storage mode: of two replicas one leads, it applies each greeting's ConfigMap and reports in the status, the
- * other takes over when the leader stops, and deleting a greeting lets the gateway's garbage collector take its
- * ConfigMap.
+ * each storage mode, as a user with only the rights its ClusterRole gives: of two replicas one leads, it applies each
+ * greeting's ConfigMap and reports in the status, the other takes over when the leader stops, and deleting a
+ * greeting lets the gateway's garbage collector take its ConfigMap.
  */
 class OperatorIT {
 
     private static final Duration STEP = Duration.ofSeconds(30);
     private static final String NAMESPACE = "greetings";
+    private static final String ADMIN_TOKEN = "admin-token";
+    private static final String OPERATOR_TOKEN = "greeting-operator-token";
 
     private final List<AutoCloseable> running = new ArrayList<>();
     private Path logs;
@@ -76,20 +79,33 @@ class OperatorIT {
     }
 
     private void operateOn(URI gatewayOfA, URI gatewayOfB) throws Exception {
-        KubernetesClient user = client(gatewayOfA);
+        KubernetesClient user = client(gatewayOfA, ADMIN_TOKEN);
         running.add(user);
         user.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
                 .create();
-        try (InputStream definition = OperatorIT.class.getResourceAsStream("greetings.crd.yaml")) {
-            user.resource(definition).create();
+        for (String manifest : List.of("greetings.crd.yaml", "greeting-operator.rbac.yaml")) {
+            try (InputStream resources = OperatorIT.class.getResourceAsStream(manifest)) {
+                user.load(resources).create();
+            }
+        }
+        for (URI gateway : List.of(gatewayOfA, gatewayOfB)) {
+            try (KubernetesClient operator = client(gateway, OPERATOR_TOKEN)) {
+                await("the operator's rights reach " + gateway, () -> {
+                    try {
+                        return operator.leases().inNamespace(NAMESPACE).withName(GreetingOperator.LEASE).get() == null;
+                    } catch (KubernetesClientException forbidden) {
+                        return null;
+                    }
+                });
+            }
         }
         await("the definition is established", () -> user.apiextensions().v1().customResourceDefinitions()
                 .withName("greetings." + Greeting.GROUP).get().getStatus().getConditions().stream()
                 .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True")));
 
-        GreetingOperator a = GreetingOperator.start(gatewayOfA, NAMESPACE, "operator-a");
+        GreetingOperator a = GreetingOperator.start(gatewayOfA, OPERATOR_TOKEN, NAMESPACE, "operator-a");
         running.add(a);
-        GreetingOperator b = GreetingOperator.start(gatewayOfB, NAMESPACE, "operator-b");
+        GreetingOperator b = GreetingOperator.start(gatewayOfB, OPERATOR_TOKEN, NAMESPACE, "operator-b");
         running.add(b);
         String leader = await("one replica holds the lease", () -> holder(user));
         GreetingOperator follower = leader.equals(a.identity()) ? b : a;
@@ -153,18 +169,25 @@ class OperatorIT {
                         + subresource + " in " + entries));
     }
 
-    private PackagedApp gateway(String name, String... properties) throws Exception {
+    /** A gateway that authenticates by token and authorizes by RBAC, with an administrator and the operator's user. */
+    private PackagedApp gateway(String name, String... storage) throws Exception {
         if (logs == null) {
             logs = Files.createTempDirectory("operator-it-");
+            Files.writeString(logs.resolve("tokens.csv"), ADMIN_TOKEN + ",admin,admin-uid,system:masters\n"
+                    + OPERATOR_TOKEN + ",greeting-operator,greeting-operator-uid\n");
         }
-        PackagedApp app = PackagedApp.start(logs.resolve(name), logs.resolve(name + ".log"), properties);
+        List<String> properties = new ArrayList<>(List.of(storage));
+        properties.addAll(List.of("watchgate.auth.anonymous=false", "watchgate.auth.authorization-mode=RBAC",
+                "watchgate.auth.token-file=" + logs.resolve("tokens.csv")));
+        PackagedApp app = PackagedApp.start(logs.resolve(name), logs.resolve(name + ".log"),
+                properties.toArray(String[]::new));
         running.add(app);
         return app;
     }
 
-    private static KubernetesClient client(URI gateway) {
+    private static KubernetesClient client(URI gateway, String token) {
         return new KubernetesClientBuilder().withConfig(new ConfigBuilder().withAutoConfigure(false)
-                .withMasterUrl(gateway.toString()).build()).build();
+                .withMasterUrl(gateway.toString()).withOauthToken(token).build()).build();
     }
 
     /** Polls until {@code condition} gives a value (null: not yet), for at most {@link #STEP}. */
