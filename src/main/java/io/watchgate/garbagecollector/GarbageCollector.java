@@ -225,7 +225,7 @@ public class GarbageCollector {
         long revision = store.currentRevision();
         Set<String> resources = new TreeSet<>();
         for (ResourceType type : types.all()) {
-            resources.add(type.resource());
+            resources.add(type.storageResource());
         }
         resources.remove(events);
         try {

@@ -40,7 +40,7 @@ final class KindIndex {
             return null;
         }
         return new OwnerId(reference.uid(),
-                new ObjectKey(kind.resource(), kind.namespaced() ? dependent.namespace() : "", reference.name()));
+                new ObjectKey(kind.storageResource(), kind.namespaced() ? dependent.namespace() : "", reference.name()));
     }
 
     private Snapshot current() {
@@ -53,7 +53,9 @@ final class KindIndex {
         Map<String, ResourceType> byResource = new HashMap<>();
         for (ResourceType type : types.all()) {
             byKind.putIfAbsent(type.group() + "/" + type.kind(), type);
-            byResource.putIfAbsent(type.resource(), type);
+            if (!type.sharesStorage()) {
+                byResource.putIfAbsent(type.resource(), type);
+            }
         }
         Snapshot fresh = new Snapshot(generation, Map.copyOf(byKind), Map.copyOf(byResource));
         snapshot = fresh;

@@ -91,7 +91,7 @@ public class Deletions {
      */
     public CompletableFuture<ListResult> deleteCollection(ResourceType type, String namespace, Selection selection,
             DeleteOptions options) {
-        KeyRange range = new KeyRange(type.resource(), type.namespaced() ? namespace : null);
+        KeyRange range = new KeyRange(type.storageResource(), type.namespaced() ? namespace : null);
         List<StoredObject> matching = store.list(range, store.currentRevision(), null, Integer.MAX_VALUE,
                 object -> selection.matches(object.tree()), false).items();
         List<StoredObject> deleted = new ArrayList<>(); // added to by one step at a time, each after the one before

@@ -55,7 +55,7 @@ public class NamespaceLifecycle {
         List<StoredObject> contents = new ArrayList<>();
         long revision = store.currentRevision();
         for (ResourceType type : types.all()) {
-            if (type.namespaced()) {
+            if (type.namespaced() && !type.sharesStorage()) { // another type's objects: listed with it
                 contents.addAll(store.list(KeyRange.inNamespace(type.resource(), namespace), revision, null,
                         Integer.MAX_VALUE, object -> true, false).items());
             }
@@ -67,7 +67,7 @@ public class NamespaceLifecycle {
     private boolean hasContents(String namespace) {
         long revision = store.currentRevision();
         for (ResourceType type : types.all()) {
-            if (type.namespaced() && !store.list(KeyRange.inNamespace(type.resource(), namespace), revision, null, 1,
+            if (type.namespaced() && !type.sharesStorage() && !store.list(KeyRange.inNamespace(type.resource(), namespace), revision, null, 1,
                     object -> true, false).items().isEmpty()) {
                 return true;
             }

@@ -48,12 +48,12 @@ public class ObjectReads {
     /** @param namespace the namespace to list, or null for all namespaces and for cluster-scoped types */
     public ListResult list(ResourceType type, String namespace, ListOptions options) {
         Selection selection = Selection.parse(type, options.labelSelector(), options.fieldSelector());
-        KeyRange range = new KeyRange(type.resource(), type.namespaced() ? namespace : null);
-        String scope = ContinueToken.scopeOf(type.resource(), range.namespace());
+        KeyRange range = new KeyRange(type.storageResource(), type.namespaced() ? namespace : null);
+        String scope = ContinueToken.scopeOf(type.storageResource(), range.namespace());
         ContinueToken token = options.continueToken() == null ? null
                 : ContinueToken.decode(options.continueToken(), scope);
         long revision = snapshotRevision(options, token);
-        ObjectKey after = token == null ? null : new ObjectKey(type.resource(), token.namespace(), token.name());
+        ObjectKey after = token == null ? null : new ObjectKey(type.storageResource(), token.namespace(), token.name());
         int limit = options.limit() > 0 ? (int) Math.min(options.limit(), Integer.MAX_VALUE) : Integer.MAX_VALUE;
         // Like Kubernetes, count what remains only for an unfiltered list. The first page counts (one scan of
         // the range); its token carries the count, so later pages cost only their own items.
@@ -109,6 +109,6 @@ public class ObjectReads {
     }
 
     public static ObjectKey key(ResourceType type, String namespace, String name) {
-        return new ObjectKey(type.resource(), type.namespaced() ? namespace : "", name);
+        return new ObjectKey(type.storageResource(), type.namespaced() ? namespace : "", name);
     }
 }

@@ -164,7 +164,7 @@ public class ObjectWrites {
             customResources.conform(type, object);
             requireWithinLimit(object); // checked as kube's storage checks it, after validation: managedFields count
             ObjectKey key = ObjectReads.key(type, namespace, name);
-            Mutation create = Mutation.create(key, object);
+            Mutation create = Mutation.create(key, type.stored(object));
             if (type.namespaced()) {
                 create = create.guardedBy(NamespaceLifecycle.key(namespace), namespaceRevision);
             }
@@ -330,10 +330,14 @@ public class ObjectWrites {
      */
     CompletionStage<StoredObject> commitReplacement(ResourceType type, StoredObject current, ObjectNode desired,
             boolean dryRun, boolean statusOnly, Writer writer) {
+        // compared and carried over at the version desired is at: a custom object's definition conforms it to the
+        // storage version below, where a type that shares another's storage keeps the version written until it is
+        // stored (its fields are named by that version: its managedFields and its validation go by them)
+        ObjectNode currentShown = type.sharesStorage() ? type.shown(current.tree()) : current.tree();
         if (type.subresources().status()) {
             // what an apply recorded stays, whatever part of the object the write takes
             JsonNode applied = writer == null ? desired.path("metadata").get("managedFields") : null;
-            desired = StatusWrites.shaped(type, current.tree(), desired, statusOnly);
+            desired = StatusWrites.shaped(type, currentShown, desired, statusOnly);
             if (applied != null) {
                 desired.withObject("/metadata").set("managedFields", applied);
             }
@@ -342,20 +346,20 @@ public class ObjectWrites {
         customResources.conform(type, desired);
         protobuf.conform(type, desired);
         requireWithinLimit(desired);
-        TypeDefaults.onUpdate(type, current.tree(), desired, clock.instant());
-        ServerFields.carryOver(type, current.tree(), desired);
+        TypeDefaults.onUpdate(type, currentShown, desired, clock.instant());
+        ServerFields.carryOver(type, currentShown, desired);
         if (statusOnly) {
             // a status write is no change of spec: the generation stays
-            JsonNode generation = current.tree().path("metadata").get("generation");
+            JsonNode generation = currentShown.path("metadata").get("generation");
             if (generation != null) {
                 desired.withObject("/metadata").set("generation", generation.deepCopy());
             }
         }
         if (writer != null) {
-            tracking.updated(type, current.tree(), desired, statusOnly ? writer.through("status") : writer);
+            tracking.updated(type, currentShown, desired, statusOnly ? writer.through("status") : writer);
         }
-        Finalization.checkNoNewFinalizers(type, current.tree(), desired);
-        validator.validate(type, desired, current.tree());
+        Finalization.checkNoNewFinalizers(type, currentShown, desired);
+        validator.validate(type, desired, currentShown);
         requireWithinLimit(desired); // again, with its managedFields
         boolean namespace = Deletions.isNamespaces(type);
         if (!namespace && Finalization.isTerminating(desired) && !Finalization.hasFinalizers(desired)) {
@@ -367,13 +371,14 @@ public class ObjectWrites {
                     deleted -> deletions.removed(deleted.object()).thenApply(done -> deleted.object()),
                     Infrastructure.getDefaultWorkerPool());
         }
-        if (ServerFields.sameIgnoringResourceVersion(current.tree(), desired)) {
+        ObjectNode stored = type.stored(desired);
+        if (ServerFields.sameIgnoringResourceVersion(current.tree(), stored)) {
             return store.counted(current); // it may be a write still on its way to the disk
         }
         if (dryRun) {
             return CompletableFuture.completedFuture(DryRun.of(current.key(), desired));
         }
-        CompletableFuture<ChangeEvent> update = store.submit(Mutation.update(current.key(), desired, current.revision()));
+        CompletableFuture<ChangeEvent> update = store.submit(Mutation.update(current.key(), stored, current.revision()));
         if (namespace && Finalization.isTerminating(desired)) {
             // maybe the last finalizer of a namespace that is already empty
             return update.thenComposeAsync(updated -> namespaces.finalizeIfDone(current.key().name())

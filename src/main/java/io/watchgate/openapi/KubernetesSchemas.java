@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.watchgate.types.CoordinationTypes;
+import io.watchgate.types.EventTypes;
 import io.watchgate.types.WorkloadTypes;
 import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ResourceType;
@@ -35,7 +36,8 @@ public class KubernetesSchemas {
             RbacTypes.GROUP, "io.k8s.api.rbac.v1.",
             CoordinationTypes.GROUP, "io.k8s.api.coordination.v1.",
             WorkloadTypes.APPS, "io.k8s.api.apps.v1.",
-            WorkloadTypes.BATCH, "io.k8s.api.batch.v1.");
+            WorkloadTypes.BATCH, "io.k8s.api.batch.v1.",
+            EventTypes.GROUP, "io.k8s.api.events.v1.");
     private static final String APIMACHINERY = "io.k8s.apimachinery.";
 
     private final ObjectMapper mapper;

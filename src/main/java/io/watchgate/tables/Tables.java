@@ -93,7 +93,7 @@ public class Tables {
             }
             switch (include) {
                 case METADATA -> row.set("object", partialMetadata(object, metaVersion));
-                case OBJECT -> row.set("object", object);
+                case OBJECT -> row.set("object", object instanceof ObjectNode stored ? type.shown(stored) : object);
                 case NONE -> {
                 }
             }
@@ -129,8 +129,10 @@ public class Tables {
     }
 
     private List<Column> columnsOf(ResourceType type) {
-        // no custom resource is of a built-in group (theirs are reserved), so its resource names a built-in type
-        List<Column> builtIn = BUILT_IN.get(type.resource());
+        // no custom resource is of a built-in group (theirs are reserved), so its resource names a built-in type;
+        // the columns read stored objects, so a type that shares another's storage has that type's columns, as in
+        // kube-apiserver, whose printers print the one internal type of both
+        List<Column> builtIn = BUILT_IN.get(type.storageResource());
         if (builtIn != null) {
             return builtIn;
         }

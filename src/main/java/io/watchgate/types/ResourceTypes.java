@@ -24,6 +24,7 @@ public class ResourceTypes {
         ReviewTypes.ALL.forEach(this::register);
         CoordinationTypes.ALL.forEach(this::register);
         WorkloadTypes.ALL.forEach(this::register);
+        EventTypes.ALL.forEach(this::register);
     }
 
     public void register(ResourceType type) {
@@ -54,7 +55,7 @@ public class ResourceTypes {
     public boolean isBuiltIn(ResourceType type) {
         return CoreTypes.ALL.contains(type) || ApiExtensionsTypes.isCustomResourceDefinitions(type)
                 || RbacTypes.ALL.contains(type) || ReviewTypes.isReview(type) || CoordinationTypes.ALL.contains(type)
-                || WorkloadTypes.ALL.contains(type);
+                || WorkloadTypes.ALL.contains(type) || EventTypes.ALL.contains(type);
     }
 
     /**

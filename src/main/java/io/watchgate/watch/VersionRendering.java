@@ -8,9 +8,10 @@ import io.watchgate.store.StoredObject;
 import io.watchgate.types.ResourceType;
 
 /**
- * Objects of a custom type as one of its versions shows them, for watches of a CustomResourceDefinition that
- * serves several: Kubernetes converts each object to the watched version, and between a definition's versions
- * (conversion strategy None) only apiVersion changes. Objects already at that version go out as stored.
+ * Objects as the watched version shows them, for watches of a CustomResourceDefinition that serves several and of
+ * a type that shares another's storage: Kubernetes converts each object to the watched version (between a
+ * definition's versions, conversion strategy None, only apiVersion changes; events.k8s.io/v1 renames fields of the
+ * core Event). Objects already at that version go out as stored.
  */
 public final class VersionRendering implements ObjectRendering {
 

@@ -62,7 +62,7 @@ public final class Watcher implements Subscriber {
     }
 
     public String resource() {
-        return spec.type().resource();
+        return spec.type().storageResource();
     }
 
     @Override

@@ -79,7 +79,7 @@ final class WatchRequests {
             initialEvents = false;
         }
         Duration timeout = timeout(query.apply("timeoutSeconds"));
-        return new WatchSpec(type, new KeyRange(type.resource(), type.namespaced() ? namespace : null), selection,
+        return new WatchSpec(type, new KeyRange(type.storageResource(), type.namespaced() ? namespace : null), selection,
                 initialEvents, revision, bookmarks, initialEvents && sendInitialEvents != null, timeout, rendering,
                 WatchGrant.ALWAYS);
     }

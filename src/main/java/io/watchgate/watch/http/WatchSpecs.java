@@ -74,8 +74,10 @@ public class WatchSpecs {
         if (tableVersion != null) {
             return new TableRendering(tables, type, tableVersion, Tables.IncludeObject.parse(includeObject));
         }
-        // custom objects are stored at their definition's storage version, which may not be this one (or may change)
-        return customResources.definitionOf(type).isPresent() ? new VersionRendering(type, mapper)
+        // custom objects are stored at their definition's storage version, which may not be this one (or may change);
+        // a type that shares another's storage shows that type's objects converted
+        return customResources.definitionOf(type).isPresent() || type.sharesStorage()
+                ? new VersionRendering(type, mapper)
                 : ObjectRendering.AS_STORED;
     }
 }

@@ -26,7 +26,7 @@ final class StreamedWatches implements Iterable<StreamedWatch> {
 
     /** The resource of each watch, one entry per watch. */
     List<String> resources() {
-        return watches.stream().map(watch -> watch.spec().type().resource()).toList();
+        return watches.stream().map(watch -> watch.spec().type().storageResource()).toList();
     }
 
     int size() {

@@ -153,7 +153,7 @@ public final class WatchStream implements Subscriber {
             position = Math.max(position, loop.lastRevision());
         }
         watches.place(watch, position, Math.max(position, store.currentRevision()), snapshots);
-        loop.watchAdded(this, watch.spec().type().resource());
+        loop.watchAdded(this, watch.spec().type().storageResource());
         if (state == State.LIVE && snapshots.isDue()) {
             state = State.CATCHING_UP; // live events wait in history until the new watch has its state
             soon(this::catchUp);
@@ -208,7 +208,7 @@ public final class WatchStream implements Subscriber {
         if (coalescer != null) {
             coalescer.forget(watch);
         }
-        loop.watchEnded(this, watch.spec().type().resource());
+        loop.watchEnded(this, watch.spec().type().storageResource());
     }
 
     @Override

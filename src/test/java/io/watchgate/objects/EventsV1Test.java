@@ -1,0 +1,176 @@
+package io.watchgate.objects;
+
+import static io.restassured.RestAssured.given;
+import static io.watchgate.api.Api.newNamespace;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.watchgate.watch.WatchConnection;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * events.k8s.io/v1 Events, as client-go's newer event recorder writes them: the same stored objects as core v1
+ * Events, shown at each version with kube's field names (regarding and involvedObject, note and message,
+ * reportingController and reportingComponent, the deprecated* fields and source, timestamps and count), whichever
+ * version wrote them, in reads, lists, watches, Tables and field selectors; written once, counted once.
+ */
+@QuarkusTest
+class EventsV1Test {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static String eventsV1(String namespace) {
+        return "/apis/events.k8s.io/v1/namespaces/" + namespace + "/events";
+    }
+
+    private static String coreEvents(String namespace) {
+        return "/api/v1/namespaces/" + namespace + "/events";
+    }
+
+    /** An Event as client-go's events recorder makes it. */
+    private static String recorded(String name, String namespace, String pod) {
+        return """
+                {"apiVersion":"events.k8s.io/v1","kind":"Event",
+                 "metadata":{"name":"%s","namespace":"%s"},
+                 "eventTime":"2026-12-07T10:00:00.123456Z",
+                 "reportingController":"example.com/scheduler","reportingInstance":"scheduler-1",
+                 "action":"Binding","reason":"Scheduled","type":"Normal",
+                 "regarding":{"kind":"Pod","namespace":"%s","name":"%s","uid":"1f6c","apiVersion":"v1"},
+                 "note":"Successfully assigned %s/%s to node-1"}
+                """.formatted(name, namespace, namespace, pod, namespace, pod);
+    }
+
+    private static JsonNode answer(Response response, int status) throws Exception {
+        response.then().statusCode(status);
+        return JSON.readTree(response.asString());
+    }
+
+    private static Response post(String collection, String body) {
+        return given().contentType(ContentType.JSON).body(body).post(collection);
+    }
+
+    @Test
+    void anEventRecordedAtEventsV1IsACoreEventWithTheCoreNames() throws Exception {
+        String namespace = newNamespace("events-v1");
+        JsonNode created = answer(post(eventsV1(namespace), recorded("web.1", namespace, "web")), 201);
+        assertEquals("events.k8s.io/v1", created.path("apiVersion").asText());
+        assertEquals("web", created.path("regarding").path("name").asText());
+
+        JsonNode core = answer(given().get(coreEvents(namespace) + "/web.1"), 200);
+        assertEquals("v1", core.path("apiVersion").asText());
+        assertEquals("Pod", core.path("involvedObject").path("kind").asText());
+        assertEquals("Successfully assigned " + namespace + "/web to node-1", core.path("message").asText());
+        assertEquals("example.com/scheduler", core.path("reportingComponent").asText());
+        assertEquals(List.of(false, false, false), List.of(core.has("regarding"), core.has("note"),
+                core.has("reportingController")), "no events.k8s.io names in " + core);
+        assertEquals(created.path("metadata").path("resourceVersion"), core.path("metadata").path("resourceVersion"),
+                "one stored object");
+        assertEquals(1, answer(given().get(coreEvents(namespace)), 200).path("items").size());
+    }
+
+    @Test
+    void aCoreEventReadsAtEventsV1WithTheDeprecatedFields() throws Exception {
+        String namespace = newNamespace("events-core");
+        answer(post(coreEvents(namespace), """
+                {"apiVersion":"v1","kind":"Event","metadata":{"name":"cm.1"},
+                 "involvedObject":{"kind":"ConfigMap","name":"cm","namespace":"%s"},
+                 "reason":"Synced","message":"synced","type":"Normal","count":3,
+                 "source":{"component":"kubelet","host":"node-1"},
+                 "firstTimestamp":"2026-12-07T10:00:00Z","lastTimestamp":"2026-12-07T10:05:00Z"}
+                """.formatted(namespace)), 201);
+        JsonNode shown = answer(given().get(eventsV1(namespace) + "/cm.1"), 200);
+        assertEquals("events.k8s.io/v1", shown.path("apiVersion").asText());
+        assertEquals("cm", shown.path("regarding").path("name").asText());
+        assertEquals("synced", shown.path("note").asText());
+        assertEquals(3, shown.path("deprecatedCount").asInt());
+        assertEquals("kubelet", shown.path("deprecatedSource").path("component").asText());
+        assertEquals("2026-12-07T10:00:00Z", shown.path("deprecatedFirstTimestamp").asText());
+        assertEquals("2026-12-07T10:05:00Z", shown.path("deprecatedLastTimestamp").asText());
+        assertFalse(shown.has("involvedObject") || shown.has("message") || shown.has("count"), shown.toString());
+
+        JsonNode list = answer(given().get(eventsV1(namespace)), 200);
+        assertEquals("EventList", list.path("kind").asText());
+        assertEquals("events.k8s.io/v1", list.path("apiVersion").asText());
+        assertEquals("synced", list.path("items").get(0).path("note").asText());
+    }
+
+    @Test
+    void eachVersionsWatchSeesEveryEventAtItsOwnVersion() throws Exception {
+        String namespace = newNamespace("events-watch");
+        try (WatchConnection v1 = WatchConnection.open(eventsV1(namespace) + "?watch=true");
+                WatchConnection core = WatchConnection.open(coreEvents(namespace) + "?watch=true")) {
+            answer(post(eventsV1(namespace), recorded("a.1", namespace, "a")), 201);
+            answer(given().contentType("application/merge-patch+json").body("{\"message\":\"moved\"}")
+                    .patch(coreEvents(namespace) + "/a.1"), 200);
+            JsonNode added = v1.next();
+            JsonNode modified = v1.next();
+            assertEquals(List.of("ADDED", "MODIFIED"), List.of(WatchConnection.type(added),
+                    WatchConnection.type(modified)));
+            assertEquals("events.k8s.io/v1", modified.path("object").path("apiVersion").asText());
+            assertEquals("moved", modified.path("object").path("note").asText());
+            assertEquals("a", added.path("object").path("regarding").path("name").asText());
+
+            JsonNode coreAdded = core.next();
+            assertEquals("v1", coreAdded.path("object").path("apiVersion").asText());
+            assertEquals("a", coreAdded.path("object").path("involvedObject").path("name").asText());
+            assertEquals("moved", core.next().path("object").path("message").asText());
+        }
+    }
+
+    @Test
+    void fieldSelectorsUseEventsV1NamesAndTablesTheEventColumns() throws Exception {
+        String namespace = newNamespace("events-select");
+        answer(post(eventsV1(namespace), recorded("a.1", namespace, "a")), 201);
+        answer(post(eventsV1(namespace), recorded("b.1", namespace, "b")), 201);
+        JsonNode selected = answer(given().queryParam("fieldSelector", "regarding.name=b,reportingController="
+                + "example.com/scheduler").get(eventsV1(namespace)), 200);
+        assertEquals(List.of("b.1"), names(selected.path("items")));
+        answer(given().queryParam("fieldSelector", "involvedObject.name=b").get(eventsV1(namespace)), 400);
+
+        JsonNode table = answer(given().accept("application/json;as=Table;v=v1;g=meta.k8s.io")
+                .get(eventsV1(namespace)), 200);
+        List<String> columns = new ArrayList<>();
+        table.path("columnDefinitions").forEach(column -> columns.add(column.path("name").asText()));
+        assertEquals(List.of("Last Seen", "Type", "Reason", "Object", "Message"), columns);
+        assertEquals("pod/a", table.path("rows").get(0).path("cells").get(3).asText());
+    }
+
+    @Test
+    void anApplyAtEventsV1OwnsEventsV1Fields() throws Exception {
+        String namespace = newNamespace("events-apply");
+        JsonNode applied = answer(given().contentType("application/apply-patch+yaml")
+                .body(recorded("c.1", namespace, "c").getBytes(StandardCharsets.UTF_8)).queryParam("fieldManager", "recorder")
+                .patch(eventsV1(namespace) + "/c.1"), 201);
+        JsonNode entry = applied.path("metadata").path("managedFields").get(0);
+        assertEquals(List.of("recorder", "Apply", "events.k8s.io/v1"), List.of(entry.path("manager").asText(),
+                entry.path("operation").asText(), entry.path("apiVersion").asText()));
+        assertTrue(entry.path("fieldsV1").has("f:note"), entry.toString());
+        assertEquals("Successfully assigned " + namespace + "/c to node-1",
+                answer(given().get(coreEvents(namespace) + "/c.1"), 200).path("message").asText());
+    }
+
+    @Test
+    void deletingANamespaceDeletesItsEventsOnce() throws Exception {
+        String namespace = newNamespace("events-gone");
+        answer(post(eventsV1(namespace), recorded("d.1", namespace, "d")), 201);
+        answer(given().delete("/api/v1/namespaces/" + namespace), 200);
+        assertEquals(0, answer(given().get(eventsV1(namespace)), 200).path("items").size());
+        assertEquals(0, answer(given().get(coreEvents(namespace)), 200).path("items").size());
+        answer(given().get("/api/v1/namespaces/" + namespace), 404);
+    }
+
+    private static List<String> names(JsonNode items) {
+        List<String> names = new ArrayList<>();
+        items.forEach(item -> names.add(item.path("metadata").path("name").asText()));
+        return names;
+    }
+}
