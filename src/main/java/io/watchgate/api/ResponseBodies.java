@@ -45,7 +45,7 @@ public class ResponseBodies {
     /** What a write returns: the object, in JSON or protobuf. */
     Response written(ResourceType type, int status, StoredObject object, Representation representation) {
         return representation.form() == Representation.Form.PROTOBUF
-                ? Response.status(status).type(ProtobufObjects.MEDIA_TYPE).entity(protobuf.encode(object.tree())).build()
+                ? Response.status(status).type(ProtobufObjects.MEDIA_TYPE).entity(protobuf.encode(type.shown(object.tree()))).build()
                 : object(type, status, object);
     }
 
@@ -84,7 +84,7 @@ public class ResponseBodies {
         }
         if (representation.form() == Representation.Form.PROTOBUF) {
             return Response.ok(protobuf.encodeList(result.type(), metadata,
-                    result.items().stream().map(StoredObject::tree).toList()))
+                    result.items().stream().map(item -> result.type().shown(item.tree())).toList()))
                     .type(ProtobufObjects.MEDIA_TYPE).build();
         }
         ObjectNode body = representation.form() == Representation.Form.TABLE

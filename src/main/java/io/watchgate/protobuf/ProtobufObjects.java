@@ -18,9 +18,11 @@ import io.kubernetes.client.proto.V1Authorization;
 import io.kubernetes.client.proto.V1Apps;
 import io.kubernetes.client.proto.V1Batch;
 import io.kubernetes.client.proto.V1Coordination;
+import io.kubernetes.client.proto.V1Events;
 import io.kubernetes.client.proto.V1Rbac;
 import io.watchgate.status.ApiException;
 import io.watchgate.types.CoordinationTypes;
+import io.watchgate.types.EventTypes;
 import io.watchgate.types.WorkloadTypes;
 import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ReviewTypes;
@@ -62,7 +64,8 @@ public class ProtobufObjects {
             ReviewTypes.AUTHORIZATION + "/v1", V1Authorization::getDescriptor,
             CoordinationTypes.GROUP + "/v1", V1Coordination::getDescriptor,
             WorkloadTypes.APPS + "/v1", V1Apps::getDescriptor,
-            WorkloadTypes.BATCH + "/v1", V1Batch::getDescriptor);
+            WorkloadTypes.BATCH + "/v1", V1Batch::getDescriptor,
+            EventTypes.GROUP + "/v1", V1Events::getDescriptor);
     private static final Descriptor STATUS = Meta.getDescriptor().findMessageTypeByName("Status");
 
     private final ProtoToJson toJson;
@@ -78,7 +81,7 @@ public class ProtobufObjects {
     public boolean serves(ResourceType type) {
         boolean builtIn = type.group().isEmpty() || RbacTypes.isRbac(type) && RbacTypes.ALL.contains(type)
                 || ReviewTypes.ALL.contains(type) || CoordinationTypes.ALL.contains(type)
-                || WorkloadTypes.ALL.contains(type);
+                || WorkloadTypes.ALL.contains(type) || EventTypes.ALL.contains(type);
         return builtIn && descriptor(type.apiVersion(), type.kind()) != null;
     }
 

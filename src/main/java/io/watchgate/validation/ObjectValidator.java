@@ -6,6 +6,7 @@ import io.watchgate.status.ApiException;
 import io.watchgate.status.Cause;
 import io.watchgate.status.Causes;
 import io.watchgate.types.CoordinationTypes;
+import io.watchgate.types.EventTypes;
 import io.watchgate.types.WorkloadTypes;
 import io.watchgate.types.RbacTypes;
 import io.watchgate.types.ResourceType;
@@ -86,6 +87,9 @@ public class ObjectValidator {
         }
         if (WorkloadTypes.ALL.contains(type)) {
             WorkloadRules.check(type.kind(), object, old, causes);
+        }
+        if (EventTypes.ALL.contains(type)) {
+            EventRules.check(object, old, causes);
         }
         causes.countOmitted(budget.omitted());
         if (!causes.isEmpty()) {

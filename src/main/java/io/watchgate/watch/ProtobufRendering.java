@@ -1,20 +1,27 @@
 package io.watchgate.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.watchgate.protobuf.ProtobufObjects;
+import io.watchgate.types.ResourceType;
 
-/** Each event's object in Kubernetes' protobuf envelope, for {@link WireFormat#PROTOBUF_STREAM} watches. */
+/**
+ * Each event's object in Kubernetes' protobuf envelope, for {@link WireFormat#PROTOBUF_STREAM} watches, at the
+ * watched type's version (events.k8s.io/v1 and core v1 Events are one stored object, encoded as two messages).
+ */
 public final class ProtobufRendering implements ObjectRendering {
 
     private final ProtobufObjects protobuf;
+    private final ResourceType type;
 
-    public ProtobufRendering(ProtobufObjects protobuf) {
+    public ProtobufRendering(ProtobufObjects protobuf, ResourceType type) {
         this.protobuf = protobuf;
+        this.type = type;
     }
 
     @Override
     public String key() {
-        return "protobuf";
+        return "protobuf/" + type.apiVersion();
     }
 
     @Override
@@ -24,7 +31,7 @@ public final class ProtobufRendering implements ObjectRendering {
 
     @Override
     public byte[] render(JsonNode object) {
-        return protobuf.encode(object);
+        return protobuf.encode(object instanceof ObjectNode stored ? type.shown(stored) : object);
     }
 
     @Override

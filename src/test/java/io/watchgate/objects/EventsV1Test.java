@@ -8,12 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kubernetes.client.proto.Runtime;
+import io.kubernetes.client.proto.V1;
+import io.kubernetes.client.proto.V1Events;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.watchgate.watch.WatchConnection;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -156,6 +160,66 @@ class EventsV1Test {
         assertTrue(entry.path("fieldsV1").has("f:note"), entry.toString());
         assertEquals("Successfully assigned " + namespace + "/c to node-1",
                 answer(given().get(coreEvents(namespace) + "/c.1"), 200).path("message").asText());
+    }
+
+    @Test
+    void anEventsV1EventIsValidatedAsKubeValidatesIt() throws Exception {
+        String namespace = newNamespace("events-invalid");
+        JsonNode refused = answer(post(eventsV1(namespace), """
+                {"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"bad.1"},
+                 "type":"Sideways","deprecatedCount":2,"series":{"count":1}}
+                """), 422);
+        assertEquals("Invalid", refused.path("reason").asText());
+        List<String> causes = new ArrayList<>();
+        refused.path("details").path("causes").forEach(cause -> causes.add(cause.path("field").asText() + ": "
+                + cause.path("message").asText()));
+        assertEquals(List.of("eventTime: Required value", "series.count: Invalid value: \"\": should be at least 2",
+                "series.lastObservedTime: Required value", "type: Invalid value: \"\": has invalid value: Sideways",
+                "count: Invalid value: \"\": needs to be unset"), causes);
+
+        JsonNode missing = answer(post(eventsV1(namespace), recorded("bad.2", namespace, "p")
+                .replace("\"action\":\"Binding\",", "").replace("\"reportingInstance\":\"scheduler-1\",", "")), 422);
+        assertTrue(missing.path("message").asText().contains("reportingInstance: Required value, action: Required value"),
+                missing.path("message").asText());
+        answer(given().get(eventsV1(namespace)), 200).path("items").forEach(item -> {
+            throw new AssertionError("nothing stored: " + item);
+        });
+    }
+
+    @Test
+    void anEventsV1EventsSeriesChangesAndItsNoteDoesNot() throws Exception {
+        String namespace = newNamespace("events-update");
+        answer(post(eventsV1(namespace), recorded("e.1", namespace, "e")), 201);
+        String url = eventsV1(namespace) + "/e.1";
+        JsonNode counted = answer(given().contentType("application/merge-patch+json")
+                .body("{\"series\":{\"count\":2,\"lastObservedTime\":\"2026-12-07T10:01:00.000001Z\"}}")
+                .patch(url), 200);
+        assertEquals(2, counted.path("series").path("count").asInt());
+        JsonNode refused = answer(given().contentType("application/merge-patch+json")
+                .body("{\"note\":\"rewritten\"}").patch(url), 422);
+        assertEquals("message", refused.path("details").path("causes").get(0).path("field").asText());
+        assertTrue(refused.path("message").asText().contains("field is immutable"), refused.toString());
+    }
+
+    @Test
+    void eachVersionSpeaksItsOwnProtobufMessage() throws Exception {
+        String namespace = newNamespace("events-proto");
+        answer(post(eventsV1(namespace), recorded("f.1", namespace, "f")), 201);
+        byte[] v1 = given().accept("application/vnd.kubernetes.protobuf").get(eventsV1(namespace) + "/f.1")
+                .then().statusCode(200).extract().asByteArray();
+        Runtime.Unknown envelope = Runtime.Unknown.parseFrom(Arrays.copyOfRange(v1, 4, v1.length));
+        assertEquals("events.k8s.io/v1", envelope.getTypeMeta().getApiVersion());
+        V1Events.Event event = V1Events.Event.parseFrom(envelope.getRaw());
+        assertEquals(List.of("f", "Successfully assigned " + namespace + "/f to node-1", "example.com/scheduler"),
+                List.of(event.getRegarding().getName(), event.getNote(), event.getReportingController()));
+
+        byte[] core = given().accept("application/vnd.kubernetes.protobuf").get(coreEvents(namespace))
+                .then().statusCode(200).extract().asByteArray();
+        Runtime.Unknown list = Runtime.Unknown.parseFrom(Arrays.copyOfRange(core, 4, core.length));
+        assertEquals("EventList", list.getTypeMeta().getKind());
+        V1.Event item = V1.EventList.parseFrom(list.getRaw()).getItems(0);
+        assertEquals(List.of("f", "example.com/scheduler"),
+                List.of(item.getInvolvedObject().getName(), item.getReportingComponent()));
     }
 
     @Test

@@ -47,6 +47,7 @@ final class Envelopes {
             case "coordination.k8s.io" -> io.kubernetes.client.proto.V1Coordination.getDescriptor();
             case "apps" -> io.kubernetes.client.proto.V1Apps.getDescriptor();
             case "batch" -> io.kubernetes.client.proto.V1Batch.getDescriptor();
+            case "events.k8s.io" -> io.kubernetes.client.proto.V1Events.getDescriptor();
             case "rbac.authorization.k8s.io" -> io.kubernetes.client.proto.V1Rbac.getDescriptor();
             default -> throw new AssertionError("no protobuf messages for the group of " + type);
         };

@@ -69,7 +69,7 @@ public class WatchSpecs {
     private ObjectRendering rendering(ResourceType type, WireFormat format, String tableVersion,
             String includeObject) {
         if (format == WireFormat.PROTOBUF_STREAM) {
-            return new ProtobufRendering(protobuf);
+            return new ProtobufRendering(protobuf, type);
         }
         if (tableVersion != null) {
             return new TableRendering(tables, type, tableVersion, Tables.IncludeObject.parse(includeObject));
