@@ -30,11 +30,11 @@ public enum Propagation {
 
     /**
      * What a deletion of {@code type}'s objects does when neither the request nor the object says: Background,
-     * as for most types; null for core Events, which the collector leaves alone and which take no finalizer of
-     * its; Orphan for batch/v1 Jobs, whose pods kube keeps by default for backward compatibility.
+     * as for most types; null for Events (core, or events.k8s.io's view of them), which the collector leaves alone
+     * and which take no finalizer of its; Orphan for batch/v1 Jobs, whose pods kube keeps by default for backward compatibility.
      */
     static Propagation defaultFor(ResourceType type) {
-        if (type.group().isEmpty() && type.plural().equals("events")) {
+        if (type.storageResource().equals("events")) {
             return null;
         }
         return type.equals(io.watchgate.types.WorkloadTypes.JOBS) ? ORPHAN : BACKGROUND;

@@ -27,7 +27,9 @@ public final class EventTypes {
                     Map.entry("reportingController", "/reportingComponent"),
                     Map.entry("source", "/source/component"),
                     Map.entry("type", "/type")),
-            false, Map.of(), ResourceType.ALL_VERBS, new UpdateStrategy(true, true), Subresources.NONE,
+            // client-go's recorder counts a repeated Event with a strategic merge patch of its series
+            true, Map.of("metadata.ownerReferences", "uid"), ResourceType.ALL_VERBS, new UpdateStrategy(true, true),
+            Subresources.NONE,
             new EventConversion(GROUP + "/v1", "v1", "events"));
 
     public static final List<ResourceType> ALL = List.of(EVENTS);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.watchgate.status.Cause;
 import io.watchgate.status.Causes;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,8 @@ import java.util.Map;
  * the core version names them (involvedObject, message, source, count).
  *
  * <p>Core v1 Events are left as sent: kube's legacy rules for them (an involved object in the Event's namespace)
- * would refuse what existing clients of this server write.
+ * would refuse what existing clients of this server write. Zero values compare as Go's do (missing, null, "", 0
+ * and {} alike); timestamps compare as written.
  */
 final class EventRules {
 
@@ -41,10 +43,10 @@ final class EventRules {
     static void check(JsonNode event, JsonNode old, Causes causes) {
         legacy(event, causes);
         if (old == null) {
+            series(event, causes);
             if (!present(event.path("eventTime"))) {
                 causes.add(Cause.required("eventTime", ""));
             }
-            series(event, causes);
             String type = event.path("type").asText("");
             if (!TYPES.contains(type)) {
                 causes.add(Cause.invalid("type", "", "has invalid value: " + type));
@@ -71,12 +73,17 @@ final class EventRules {
     }
 
     private static void legacy(JsonNode event, Causes causes) {
-        if (!present(event.path("eventTime"))) {
-            return; // kube's legacy rule for an Event without one (its involved object's namespace) is the core's
-        }
         String namespace = event.path("metadata").path("namespace").asText("");
-        if (event.path("regarding").path("namespace").asText("").isEmpty() && !namespace.equals("default")
-                && !namespace.equals("kube-system")) {
+        String regarding = event.path("regarding").path("namespace").asText("");
+        if (!present(event.path("eventTime"))) {
+            // an Event of the old kind: about an object of its own namespace (or of none, from the default one)
+            if (regarding.isEmpty() ? !namespace.isEmpty() && !namespace.equals("default")
+                    : !regarding.equals(namespace)) {
+                causes.add(Cause.invalid("involvedObject.namespace", regarding, "does not match event.namespace"));
+            }
+            return;
+        }
+        if (regarding.isEmpty() && !namespace.equals("default") && !namespace.equals("kube-system")) {
             causes.add(Cause.invalid("involvedObject.namespace", "", "does not match event.namespace"));
         }
         String controller = event.path("reportingController").asText("");
@@ -91,7 +98,7 @@ final class EventRules {
         requiredWithin(event, "reportingInstance", "reportingInstance", REPORTING_INSTANCE_LIMIT, causes);
         requiredWithin(event, "action", "action", ACTION_LIMIT, causes);
         requiredWithin(event, "reason", "reason", REASON_LIMIT, causes);
-        if (event.path("note").asText("").length() > NOTE_LIMIT) {
+        if (bytes(event.path("note").asText("")) > NOTE_LIMIT) {
             causes.add(Cause.invalid("message", "", "can have at most " + NOTE_LIMIT + " characters"));
         }
     }
@@ -113,7 +120,7 @@ final class EventRules {
         String value = event.path(field).asText("");
         if (value.isEmpty()) {
             causes.add(Cause.required(path, ""));
-        } else if (value.length() > limit) {
+        } else if (bytes(value) > limit) {
             causes.add(Cause.invalid(path, "", "can have at most " + limit + " characters"));
         }
     }
@@ -124,14 +131,24 @@ final class EventRules {
         }
     }
 
+    /** Kube's limits count bytes of UTF-8 (Go's len), not characters. */
+    private static int bytes(String value) {
+        return value.getBytes(StandardCharsets.UTF_8).length;
+    }
+
     private static boolean present(JsonNode value) {
         return !value.isMissingNode() && !value.isNull() && !value.asText("").isEmpty();
     }
 
-    /** A field's value, a missing one and null alike (kube compares Go values, where both are zero). */
+    /**
+     * A field's value, with every zero value alike: kube compares Go values, where a missing field, null, "", 0 and
+     * an empty struct are one.
+     */
     private static JsonNode value(JsonNode event, String field) {
         JsonNode value = event.path(field);
-        return value.isNull() ? MissingNode.getInstance() : value;
+        boolean zero = value.isNull() || value.isTextual() && value.asText().isEmpty()
+                || value.isNumber() && value.asDouble() == 0 || value.isContainerNode() && value.isEmpty();
+        return zero ? MissingNode.getInstance() : value;
     }
 
     private static Map<String, String> orderedPairs(String... pairs) {

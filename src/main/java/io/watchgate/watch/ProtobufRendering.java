@@ -13,15 +13,17 @@ public final class ProtobufRendering implements ObjectRendering {
 
     private final ProtobufObjects protobuf;
     private final ResourceType type;
+    private final String key;
 
     public ProtobufRendering(ProtobufObjects protobuf, ResourceType type) {
         this.protobuf = protobuf;
         this.type = type;
+        this.key = "protobuf/" + type.apiVersion();
     }
 
     @Override
     public String key() {
-        return "protobuf/" + type.apiVersion();
+        return key;
     }
 
     @Override

@@ -15,18 +15,20 @@ public final class TableRendering implements ObjectRendering {
     private final ResourceType type;
     private final String metaVersion;
     private final Tables.IncludeObject include;
+    private final String key;
 
     public TableRendering(Tables tables, ResourceType type, String metaVersion, Tables.IncludeObject include) {
         this.tables = tables;
         this.type = type;
         this.metaVersion = metaVersion;
         this.include = include;
+        // the columns belong to the type's version: watchers of two versions of one resource share events
+        this.key = "table/" + type.apiVersion() + "/" + metaVersion + "/" + include;
     }
 
     @Override
     public String key() {
-        // the columns belong to the type's version: watchers of two versions of one resource share events
-        return "table/" + type.apiVersion() + "/" + metaVersion + "/" + include;
+        return key; // asked per event and watcher: made once
     }
 
     @Override

@@ -17,21 +17,27 @@ public final class VersionRendering implements ObjectRendering {
 
     private final ResourceType type;
     private final ObjectMapper mapper;
+    private final String key;
 
     public VersionRendering(ResourceType type, ObjectMapper mapper) {
         this.type = type;
         this.mapper = mapper;
+        this.key = "version/" + type.apiVersion();
     }
 
     @Override
     public String key() {
-        return "version/" + type.apiVersion();
+        return key; // asked per event and watcher: made once
     }
 
     @Override
     public byte[] render(JsonNode object) {
+        return serialized(type.shown((ObjectNode) object));
+    }
+
+    private byte[] serialized(ObjectNode shown) {
         try {
-            return mapper.writeValueAsBytes(type.shown((ObjectNode) object));
+            return mapper.writeValueAsBytes(shown);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored object failed to serialize", e);
         }
@@ -39,6 +45,7 @@ public final class VersionRendering implements ObjectRendering {
 
     @Override
     public byte[] bytesOf(StoredObject object) {
-        return type.shown(object.tree()) == object.tree() ? object.json() : render(object.tree());
+        ObjectNode shown = type.shown(object.tree());
+        return shown == object.tree() ? object.json() : serialized(shown);
     }
 }
