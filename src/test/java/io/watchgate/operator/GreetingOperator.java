@@ -53,8 +53,10 @@ public final class GreetingOperator implements AutoCloseable {
     }
 
     /**
-     * The lease times are a fifth of client-go's defaults (15 s, 10 s, 2 s): a replica that stops takes the
-     * reconciling with it for 3 s at most, and a takeover in a test takes seconds.
+     * The lease times are a third of client-go's defaults (15 s, 10 s, 2 s) and a quarter of its retry period: a
+     * replica that stops takes the reconciling with it for 5 s at most (the framework closes its client as it stops,
+     * so its release of the lease does not reach the server, and the lease runs out), and a leader still has 4 s
+     * to renew on a busy machine.
      */
     private static GreetingOperator start(Config config, String leaseNamespace, String identity) {
         KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
@@ -62,7 +64,7 @@ public final class GreetingOperator implements AutoCloseable {
                 .withKubernetesClient(client)
                 .withCloseClientOnStop(true)
                 .withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE, leaseNamespace,
-                        Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofMillis(400), identity, null,
+                        Duration.ofSeconds(5), Duration.ofSeconds(4), Duration.ofMillis(500), identity, null,
                         false))); // a replica that stops leading stops reconciling; it does not end the JVM
         operator.register(new GreetingReconciler(identity));
         operator.start();
