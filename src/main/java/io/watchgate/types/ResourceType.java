@@ -68,8 +68,9 @@ public record ResourceType(
     }
 
     /**
-     * The group-qualified plural ({@code configmaps}, {@code widgets.example.com}): the name the store files
-     * objects under and the one Kubernetes puts in messages.
+     * The group-qualified plural ({@code configmaps}, {@code widgets.example.com}): the name Kubernetes puts in
+     * messages, and the one the store files objects under unless the type shares another's storage
+     * ({@link #storageResource}).
      */
     public String resource() {
         return group.isEmpty() ? plural : plural + "." + group;
