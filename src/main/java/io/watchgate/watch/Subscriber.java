@@ -1,5 +1,6 @@
 package io.watchgate.watch;
 
+import io.watchgate.store.ObjectKey;
 import java.util.List;
 
 /**
@@ -13,6 +14,14 @@ public interface Subscriber {
 
     /** The resource of each of its watches, one entry per watch: what the loop offers it, and counts. */
     List<String> watchedResources();
+
+    /**
+     * The one object it watches, when it is a single watch that can see only that object: the loop then offers it
+     * that object's events alone, found by key, rather than every event of the resource. Null otherwise.
+     */
+    default ObjectKey onlyObject() {
+        return null;
+    }
 
     /** How it travels, as metrics tell watches apart (see {@link WatchSink#form()}). */
     String form();

@@ -1,7 +1,9 @@
 package io.watchgate.watch;
 
 import io.watchgate.objects.Selection;
+import io.watchgate.selector.FieldSelector;
 import io.watchgate.store.KeyRange;
+import io.watchgate.store.ObjectKey;
 import io.watchgate.types.ResourceType;
 import java.time.Duration;
 
@@ -26,6 +28,24 @@ public record WatchSpec(ResourceType type, KeyRange range, Selection selection, 
     public WatchSpec grantedBy(WatchGrant grant) {
         return new WatchSpec(type, range, selection, initialEvents, resourceVersion, bookmarks, initialEventsEnd,
                 timeout, rendering, grant);
+    }
+
+    /**
+     * The one object this watch can see, when its field selector names it (a kubelet's watch of its node or of a
+     * secret, a legacy {@code /watch/.../name} path) within one namespace or of a cluster-scoped type; null
+     * otherwise. The loop then finds the watch by the object's key instead of offering it every event of the
+     * resource, as kube-apiserver's watch cache finds such watches by its name trigger.
+     */
+    public ObjectKey onlyObject() {
+        if (type.namespaced() && range.namespace() == null) {
+            return null;
+        }
+        for (FieldSelector.Term term : selection.fields().terms()) {
+            if (term.equal() && term.label().equals("metadata.name")) {
+                return new ObjectKey(range.resource(), type.namespaced() ? range.namespace() : "", term.value());
+            }
+        }
+        return null;
     }
 
     /** The revision the store must have reached before this watch can start. */

@@ -3,6 +3,7 @@ package io.watchgate.watch;
 import io.vertx.core.buffer.Buffer;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
+import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoreException;
 import java.util.List;
@@ -31,6 +32,7 @@ public final class Watcher implements Subscriber {
     private enum State { SNAPSHOT, CATCHING_UP, LIVE, STALLED, ENDED }
 
     private final WatchSpec spec;
+    private final ObjectKey onlyObject;
     private final WatchSink sink;
     private final WatchLoop loop;
     private final Store store;
@@ -47,6 +49,7 @@ public final class Watcher implements Subscriber {
     public Watcher(WatchSpec spec, WatchSink sink, WatchLoop loop, Store store, EncodedEvents frames,
             WatchConfig config) {
         this.spec = spec;
+        this.onlyObject = spec.onlyObject();
         this.sink = sink;
         this.loop = loop;
         this.store = store;
@@ -68,6 +71,11 @@ public final class Watcher implements Subscriber {
     @Override
     public List<String> watchedResources() {
         return List.of(resource());
+    }
+
+    @Override
+    public ObjectKey onlyObject() {
+        return onlyObject;
     }
 
     @Override

@@ -170,6 +170,36 @@ class WatchProtocolTest {
     }
 
     @Test
+    void aWatchOfOneObjectByNameSeesItsObjectAloneAndBookmarksPastTheOthers() {
+        String ns = newNamespace("watch-one");
+        long from = currentRevision();
+        try (WatchConnection byField = WatchConnection.open(configMaps(ns) + "?watch=true&allowWatchBookmarks=true"
+                + "&fieldSelector=metadata.name%3Dmine&resourceVersion=" + from);
+                WatchConnection byPath = WatchConnection.open("/api/v1/watch/namespaces/" + ns + "/configmaps/mine"
+                        + "?resourceVersion=" + from);
+                WatchConnection otherNamespace = WatchConnection.open(configMaps(newNamespace("watch-one-other"))
+                        + "?watch=true&fieldSelector=metadata.name%3Dmine&resourceVersion=" + from)) {
+            createOk(configMaps(ns), configMap("other", ""));
+            createOk(configMaps(ns), configMap("mine", ""));
+            long last = put(ns, "other", configMap("other", "\"data\":{\"k\":\"v\"}"));
+            put(ns, "mine", configMap("mine", "\"data\":{\"k\":\"v\"}"));
+            given().delete(configMaps(ns) + "/mine").then().statusCode(200);
+            for (WatchConnection watch : List.of(byField, byPath)) {
+                assertEquals("ADDED mine", describe(watch.next()));
+                assertEquals("MODIFIED mine", describe(watch.next()));
+                assertEquals("DELETED mine", describe(watch.next()));
+            }
+            long gone = put(ns, "other", configMap("other", "\"data\":{\"k\":\"w\"}"));
+            JsonNode bookmark = byField.next(Duration.ofSeconds(5));
+            assertEquals("BOOKMARK", type(bookmark));
+            assertTrue(revision(bookmark) >= gone && gone > last,
+                    "its bookmarks pass the other objects' writes, which it was never offered");
+            assertNull(byPath.next(QUIET));
+            assertNull(otherNamespace.next(QUIET), "an object of that name in another namespace is another object");
+        }
+    }
+
+    @Test
     void bookmarksCarryOnlyAResourceVersionAndComeOnlyWhenAllowed() {
         String ns = newNamespace("watch-bookmarks");
         long from = currentRevision();

@@ -5,6 +5,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.watchgate.memory.MemoryBudget;
 import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
 import io.watchgate.watch.EncodedEvent;
 import io.watchgate.watch.EncodedEvents;
@@ -37,6 +38,11 @@ final class WatchHub implements WatchLoop {
     private final Set<Subscriber> subscribers = new LinkedHashSet<>();
     /** Who watches each resource: a stream of several watches of one resource is offered its events once. */
     private final Map<String, Set<Subscriber>> byResource = new HashMap<>();
+    /**
+     * Who watches only one object (see {@link Subscriber#onlyObject}): found by the event's key, so that a write is
+     * offered to its object's watchers only, however many watch other objects of the resource.
+     */
+    private final Map<ObjectKey, Set<Subscriber>> byObject = new HashMap<>();
     private final MessageConsumer<ChangeEvent> consumer;
     private final MessageConsumer<Long> replacements;
     private long lastRevision;
@@ -68,8 +74,13 @@ final class WatchHub implements WatchLoop {
 
     void attach(Subscriber subscriber) {
         subscribers.add(subscriber);
-        for (String resource : subscriber.watchedResources()) {
-            byResource.computeIfAbsent(resource, r -> new LinkedHashSet<>()).add(subscriber);
+        ObjectKey only = subscriber.onlyObject();
+        if (only != null) {
+            byObject.computeIfAbsent(only, o -> new LinkedHashSet<>()).add(subscriber);
+        } else {
+            for (String resource : subscriber.watchedResources()) {
+                byResource.computeIfAbsent(resource, r -> new LinkedHashSet<>()).add(subscriber);
+            }
         }
         try {
             subscriber.start();
@@ -85,22 +96,16 @@ final class WatchHub implements WatchLoop {
         }
         lastRevision = revision;
         Set<Subscriber> watching = byResource.get(event.key().resource());
-        if (watching == null) {
+        Set<Subscriber> watchingObject = byObject.isEmpty() ? null : byObject.get(event.key());
+        if (watching == null && watchingObject == null) {
             return;
         }
         EncodedEvent encoded = frames.of(event);
         dispatching = true;
         int sent = 0;
         try {
-            for (Subscriber subscriber : watching) {
-                try {
-                    if (subscriber.offer(encoded)) {
-                        sent++;
-                    }
-                } catch (RuntimeException e) {
-                    subscriber.fail(e); // the others still get this event
-                }
-            }
+            sent += offer(encoded, watching);
+            sent += offer(encoded, watchingObject);
         } finally {
             dispatching = false;
             hubs.counts().eventsSent(sent);
@@ -109,6 +114,24 @@ final class WatchHub implements WatchLoop {
             change.run();
         }
         afterDispatching.clear();
+    }
+
+    /** @return to how many of {@code watching} (null: none) it was sent */
+    private static int offer(EncodedEvent encoded, Set<Subscriber> watching) {
+        if (watching == null) {
+            return 0;
+        }
+        int sent = 0;
+        for (Subscriber subscriber : watching) {
+            try {
+                if (subscriber.offer(encoded)) {
+                    sent++;
+                }
+            } catch (RuntimeException e) {
+                subscriber.fail(e); // the others still get this event
+            }
+        }
+        return sent;
     }
 
     @Override
@@ -209,6 +232,17 @@ final class WatchHub implements WatchLoop {
     }
 
     private void forget(Subscriber subscriber) {
+        ObjectKey only = subscriber.onlyObject();
+        if (only != null) {
+            Set<Subscriber> watching = byObject.get(only);
+            if (watching != null) {
+                watching.remove(subscriber);
+                if (watching.isEmpty()) {
+                    byObject.remove(only);
+                }
+            }
+            return;
+        }
         for (String resource : List.copyOf(byResource.keySet())) {
             unindex(subscriber, resource);
         }
