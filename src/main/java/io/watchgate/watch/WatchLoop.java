@@ -6,7 +6,10 @@ package io.watchgate.watch;
  */
 public interface WatchLoop {
 
-    /** The newest revision this loop has fanned out: a live watcher has been offered every event up to it. */
+    /**
+     * The newest revision this loop has fanned out: a live watcher has been offered every event up to it that
+     * concerns it (of its resources; of its one object, for a watcher of one object).
+     */
     long lastRevision();
 
     /**

@@ -228,6 +228,11 @@ public final class Watcher implements Subscriber {
     }
 
     private void stall() {
+        if (state == State.LIVE) {
+            // it has been offered every event of its loop that concerns it (a watcher of one object: that object's
+            // alone), so its catch-up starts after what the loop fanned out, not after its own last event
+            position = Math.max(position, loop.lastRevision());
+        }
         state = State.STALLED;
         stall.afterDrain(() -> {
             state = State.CATCHING_UP;
@@ -261,7 +266,10 @@ public final class Watcher implements Subscriber {
         }
     }
 
-    /** A live watcher has been offered everything its loop fanned out, and has handled its own position. */
+    /**
+     * A live watcher has been offered every event its loop fanned out that concerns it, and has handled its own
+     * position.
+     */
     private long bookmarkRevision() {
         return Math.max(position, loop.lastRevision());
     }

@@ -197,6 +197,16 @@ class WatchProtocolTest {
             assertNull(byPath.next(QUIET));
             assertNull(otherNamespace.next(QUIET), "an object of that name in another namespace is another object");
         }
+        // and of a cluster-scoped type
+        String name = "watch-one-ns-" + System.nanoTime() % 100000;
+        try (WatchConnection namespace = WatchConnection.open("/api/v1/namespaces?watch=true&fieldSelector="
+                + "metadata.name%3D" + name + "&resourceVersion=" + currentRevision())) {
+            newNamespace("watch-one-ns-other");
+            given().contentType(ContentType.JSON).body("{\"metadata\":{\"name\":\"" + name + "\"}}")
+                    .post("/api/v1/namespaces").then().statusCode(201);
+            assertEquals("ADDED " + name, describe(namespace.next()));
+            assertNull(namespace.next(QUIET));
+        }
     }
 
     @Test

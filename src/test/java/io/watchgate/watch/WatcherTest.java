@@ -93,6 +93,32 @@ class WatcherTest {
     }
 
     @Test
+    void aWatcherOfOneObjectThatStallsCatchesUpFromWhatItsLoopFannedOutNotFromItsOwnLastEvent() {
+        WatchSpec spec = new WatchSpec(configMaps, new KeyRange("configmaps", "ns"),
+                Selection.parse(configMaps, null, "metadata.name=mine"), false, WatchSpec.UNSET, true, false,
+                Duration.ofHours(1), ObjectRendering.AS_STORED, WatchGrant.ALWAYS);
+        Watcher watcher = new Watcher(spec, sink, loop, store, frames, config);
+        watcher.start();
+        create("mine");
+        offerNewest(watcher);
+        sink.drain();
+        loop.runQueued();
+        // its loop fans out more writes of other objects than history keeps (1,000 revisions), none offered to it
+        for (int i = 0; i < 1_100; i++) {
+            create("other-" + i);
+        }
+        watcher.onTimer(Watcher.TimerKind.BOOKMARK); // the client's buffer is full after it: a stall
+        for (int round = 0; round < 5; round++) {
+            sink.drain();
+            loop.runQueued();
+        }
+        assertTrue(watcher.isLive(), "not ended as fallen out of history: it missed nothing");
+        assertEquals(0, loop.endedSlow);
+        assertEquals(List.of("ADDED mine"), events(sink).stream().filter(e -> !e.startsWith("BOOKMARK"))
+                .map(e -> e.substring(0, e.lastIndexOf(' '))).toList());
+    }
+
+    @Test
     void whatIsQueuedForAStalledClientCountsUntilItDrains() {
         Watcher watcher = watcher(false);
         watcher.start();

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The subscribers of one event loop (watches, and streams of watches). It is the loop's one consumer of committed
  * events: each event is taken once per loop, framed once, and offered to the loop's subscribers that watch its
- * resource. Loop thread only.
+ * resource, or, for a watcher of one object, that object. Loop thread only.
  */
 final class WatchHub implements WatchLoop {
 
@@ -76,6 +76,7 @@ final class WatchHub implements WatchLoop {
         subscribers.add(subscriber);
         ObjectKey only = subscriber.onlyObject();
         if (only != null) {
+            // in one index only, for good: such a subscriber is a single watch, which adds and ends no watches later
             byObject.computeIfAbsent(only, o -> new LinkedHashSet<>()).add(subscriber);
         } else {
             for (String resource : subscriber.watchedResources()) {
