@@ -2,8 +2,10 @@ package io.watchgate.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
 import io.watchgate.authn.UserInfo;
 import io.watchgate.authz.RbacAdmission;
+import io.watchgate.http.TooLongForAnEventLoop;
 import io.watchgate.objects.ObjectApplies;
 import io.watchgate.objects.ObjectWrites;
 import io.watchgate.openapi.FieldValidation;
@@ -68,16 +70,23 @@ public class ApplyVerb {
         return placement.run(bytes, () -> {
             byte[] bytesSent = requests.read(body);
             boolean yaml = !startsAsJson(bytesSent);
-            JsonNode config = yaml ? json.parseYaml(bytesSent) : requests.json(bytesSent);
+            if (yaml && Context.isOnEventLoopThread()) {
+                throw new TooLongForAnEventLoop("reading a YAML body"); // several times JSON's cost: on a worker
+            }
             // for an apply, fieldValidation looks for keys the document repeats (the schema judges the rest)
             List<String> warnings = new ArrayList<>();
-            if (validation != FieldValidation.IGNORE) {
-                json.repeatedKey(bytesSent, yaml).ifPresent(repeated -> {
+            JsonNode config;
+            if (validation == FieldValidation.IGNORE) {
+                config = yaml ? json.parseYaml(bytesSent) : json.parse(bytesSent);
+            } else {
+                Json.Parsed parsed = json.parseNotingRepeatedKey(bytesSent, yaml);
+                if (parsed.repeatedKey() != null) {
                     if (validation == FieldValidation.STRICT) {
-                        throw ApiException.badRequest("error strict decoding patch: " + repeated);
+                        throw ApiException.badRequest("error strict decoding patch: " + parsed.repeatedKey());
                     }
-                    warnings.add(repeated);
-                });
+                    warnings.add(parsed.repeatedKey());
+                }
+                config = parsed.tree();
             }
             return WriteAnswers.answer(applies.apply(target.type(), namespace, name, config, options, target.status(),
                     result -> admission.admit(user, target.type(), namespace, name, result)),

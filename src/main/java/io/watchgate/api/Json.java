@@ -1,10 +1,8 @@
 package io.watchgate.api;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,7 +16,6 @@ import io.watchgate.status.ApiException;
 import io.watchgate.validation.JsonShape;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
-import java.util.Optional;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
@@ -31,6 +28,9 @@ public class Json {
     private final ObjectMapper mapper;
     private final ObjectReader reader;
     private final ObjectReader yamlReader;
+    /** The same readers, failing at the first key a mapping repeats (what fieldValidation reports for an apply). */
+    private final ObjectReader strictReader;
+    private final ObjectReader strictYamlReader;
     private final ObjectWriter yamlWriter;
 
     Json(ObjectMapper mapper) {
@@ -51,6 +51,8 @@ public class Json {
                 .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL).build()).reader()
                 .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .without(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);
+        this.strictReader = reader.with(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
+        this.strictYamlReader = yamlReader.with(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
         this.yamlWriter = new ObjectMapper(YAMLFactory.builder()
                 .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
                 .build()).writer();
@@ -58,17 +60,52 @@ public class Json {
 
     /** Parses a request body; anything that is not one JSON value is 400 BadRequest. */
     public JsonNode parse(byte[] body) {
+        return parseJson(body, reader);
+    }
+
+    /** A body read once, and the first key one of its mappings repeats, or null. */
+    public record Parsed(JsonNode tree, String repeatedKey) {
+    }
+
+    /**
+     * Parses a JSON or YAML body as {@link #parse} and {@link #parseYaml} do, noting the first key a mapping repeats
+     * (Jackson keeps the last): in one pass, but for a body that does repeat one, which is read again.
+     */
+    public Parsed parseNotingRepeatedKey(byte[] body, boolean yaml) {
+        try {
+            return new Parsed(yaml ? parseYaml(body, strictYamlReader) : parseJson(body, strictReader), null);
+        } catch (RepeatedKey repeated) {
+            return new Parsed(yaml ? parseYaml(body) : parse(body), repeated.getMessage());
+        }
+    }
+
+    private static final class RepeatedKey extends RuntimeException {
+        RepeatedKey(String problem) {
+            super(problem, null, false, false);
+        }
+    }
+
+    /** Thrown by the strict readers only: the others keep the last value of a repeated key. */
+    private static void requireNoRepeatedKey(JsonProcessingException e) {
+        String problem = e.getOriginalMessage();
+        if (problem != null && problem.startsWith("Duplicate field")) {
+            throw new RepeatedKey(problem);
+        }
+    }
+
+    private JsonNode parseJson(byte[] body, ObjectReader with) {
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("the request body is empty; a JSON object is required");
         }
         try {
-            JsonNode node = reader.readTree(body);
+            JsonNode node = with.readTree(body);
             if (node == null || node.isMissingNode()) {
                 throw ApiException.badRequest("the request body is empty; a JSON object is required");
             }
             JsonShape.requireStorable(node);
             return node;
         } catch (JsonProcessingException e) {
+            requireNoRepeatedKey(e);
             String where = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
             throw ApiException.badRequest("the request body is not valid JSON: " + e.getOriginalMessage() + where);
@@ -84,17 +121,22 @@ public class Json {
      * BadRequest for anything else. Slower than JSON by several times: callers parse it off the event loop.
      */
     public JsonNode parseYaml(byte[] body) {
+        return parseYaml(body, yamlReader);
+    }
+
+    private JsonNode parseYaml(byte[] body, ObjectReader with) {
         if (body == null || body.length == 0) {
             throw ApiException.badRequest("the request body is empty; a YAML object is required");
         }
         try {
-            JsonNode node = yamlReader.readTree(body);
+            JsonNode node = with.readTree(body);
             if (node == null || node.isMissingNode() || node.isNull()) {
                 throw ApiException.badRequest("the request body is empty; a YAML object is required");
             }
             JsonShape.requireStorable(node);
             return node;
         } catch (JsonProcessingException e) {
+            requireNoRepeatedKey(e);
             String where = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
             String problem = e.getOriginalMessage();
@@ -102,33 +144,12 @@ public class Json {
                     + (problem.length() > 500 ? problem.substring(0, 500) + "..." : problem) + where);
         } catch (IOException | RuntimeException e) {
             // SnakeYAML reports its limits (nesting depth among them) as its own unchecked exceptions
-            if (e instanceof ApiException api) {
-                throw api;
+            if (e instanceof ApiException || e instanceof RepeatedKey) {
+                throw (RuntimeException) e;
             }
             String problem = String.valueOf(e.getMessage());
             throw ApiException.badRequest("the request body could not be read as YAML: "
                     + (problem.length() > 500 ? problem.substring(0, 500) + "..." : problem));
-        }
-    }
-
-    /**
-     * The first key a mapping of {@code body} (a document already read whole by {@link #parse} or {@link
-     * #parseYaml}) repeats, found in one streaming pass that builds nothing: what {@code fieldValidation} reports for
-     * an applied configuration.
-     */
-    public Optional<String> repeatedKey(byte[] body, boolean yaml) {
-        JsonFactory factory = yaml ? yamlReader.getFactory() : reader.getFactory();
-        try (JsonParser parser = factory.createParser(body)) {
-            parser.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
-            while (parser.nextToken() != null) {
-                // the parser throws at the repeated key
-            }
-            return Optional.empty();
-        } catch (JsonParseException e) {
-            String problem = e.getOriginalMessage();
-            return problem != null && problem.startsWith("Duplicate field") ? Optional.of(problem) : Optional.empty();
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty(); // not this pass's to judge: the body was read already
         }
     }
 

@@ -40,8 +40,7 @@ public final class FieldManager {
     }
 
     /** The outcome of an apply: the merged object (the caller's) and the entries after it. */
-    public record Applied(ObjectNode object, Map<ManagedFieldsEntry.Key, ManagedFieldsEntry> entries,
-            boolean changed) {
+    public record Applied(ObjectNode object, Map<ManagedFieldsEntry.Key, ManagedFieldsEntry> entries) {
     }
 
     /**
@@ -115,12 +114,11 @@ public final class FieldManager {
         Map<ManagedFieldsEntry.Key, ManagedFieldsEntry> after = new LinkedHashMap<>();
         owners.forEach((key, entry) -> after.put(key, key.equals(applier) ? entry : entry.withFields(entry.fields()
                 .difference(conflicts.getOrDefault(key, FieldSet.empty())).difference(change.removed()))));
-        boolean changed = !change.isEmpty();
         ManagedFieldsEntry mine = after.get(applier);
-        if (changed || mine.time() == null) {
+        if (!change.isEmpty() || mine.time() == null) {
             after.put(applier, mine.withTime(now));
         }
-        return new Applied((ObjectNode) merged, finished(after), changed);
+        return new Applied((ObjectNode) merged, finished(after));
     }
 
     /** The fields of {@code earlier} that still hold the same value in {@code now}. */

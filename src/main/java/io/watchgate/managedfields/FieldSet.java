@@ -1,6 +1,7 @@
 package io.watchgate.managedfields;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -122,42 +123,51 @@ public final class FieldSet {
      * copy).
      */
     void removeAll(FieldSet other) {
-        if (other.member) {
-            member = false;
-        }
-        if (children == NONE || other.children == NONE) {
-            return;
-        }
-        other.children.forEach((element, removed) -> {
-            FieldSet child = children.get(element);
-            if (child != null) {
-                child.removeAll(removed);
-                if (child.isEmpty()) {
-                    children.remove(element);
-                }
-            }
-        });
+        remove(other, false);
     }
 
     /** Takes {@code other}'s paths and all that lie below them out of this set, which the caller builds. */
     void removeBelow(FieldSet other) {
+        remove(other, true);
+    }
+
+    /**
+     * Walks the smaller of the two sets' children at each level: a removal is applied to every entry of an object's
+     * managedFields, so a large removal must cost a small entry little, and a small removal a large entry little.
+     */
+    private void remove(FieldSet other, boolean below) {
         if (other.member) {
             member = false;
-            children = NONE;
-            return;
+            if (below) {
+                children = NONE;
+                return;
+            }
         }
         if (children == NONE || other.children == NONE) {
             return;
         }
-        other.children.forEach((element, removed) -> {
-            FieldSet child = children.get(element);
-            if (child != null) {
-                child.removeBelow(removed);
-                if (child.isEmpty()) {
-                    children.remove(element);
+        if (children.size() <= other.children.size()) {
+            for (Iterator<Map.Entry<PathElement, FieldSet>> own = children.entrySet().iterator(); own.hasNext();) {
+                Map.Entry<PathElement, FieldSet> entry = own.next();
+                FieldSet removed = other.children.get(entry.getKey());
+                if (removed != null && entry.getValue().removedBy(removed, below)) {
+                    own.remove();
                 }
             }
-        });
+        } else {
+            other.children.forEach((element, removed) -> {
+                FieldSet child = children.get(element);
+                if (child != null && child.removedBy(removed, below)) {
+                    children.remove(element);
+                }
+            });
+        }
+    }
+
+    /** @return whether nothing is left of this set once {@code removed} is taken out of it */
+    private boolean removedBy(FieldSet removed, boolean below) {
+        remove(removed, below);
+        return isEmpty();
     }
 
     public FieldSet intersection(FieldSet other) {

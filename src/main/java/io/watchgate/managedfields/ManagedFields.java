@@ -120,8 +120,10 @@ public final class ManagedFields {
         if (updates.size() <= MAX_UPDATE_ENTRIES) {
             return;
         }
-        updates.sort(Comparator.comparingLong((ManagedFieldsEntry e) -> seconds(e.time()))
-                .thenComparing(ManagedFields::identifier));
+        // each entry's time parsed and identifier written once, not at each comparison: clients send these times
+        updates = updates.stream().map(e -> new Ordered(e, seconds(e.time()), identifier(e)))
+                .sorted(Comparator.comparingLong(Ordered::seconds).thenComparing(Ordered::identifier))
+                .map(Ordered::entry).toList();
         Map<String, ManagedFieldsEntry.Key> firstOfVersion = new LinkedHashMap<>();
         /** Each bucket's fields, gathered once rather than copied at each fold. */
         Map<ManagedFieldsEntry.Key, FieldSet> buckets = new LinkedHashMap<>();
@@ -153,6 +155,9 @@ public final class ManagedFields {
                     bucket, ""));
             count--;
         }
+    }
+
+    private record Ordered(ManagedFieldsEntry entry, long seconds, String identifier) {
     }
 
     private static long seconds(String time) {

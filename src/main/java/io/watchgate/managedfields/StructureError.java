@@ -9,6 +9,7 @@ import java.util.List;
 public final class StructureError extends RuntimeException {
 
     StructureError(List<PathElement> path, String problem) {
-        super(FieldSet.printed(path) + ": " + problem);
+        // no stack trace: a lenient walk makes one per malformed list item, and catches it
+        super(FieldSet.printed(path) + ": " + problem, null, false, false);
     }
 }

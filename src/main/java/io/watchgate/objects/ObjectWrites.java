@@ -316,7 +316,7 @@ public class ObjectWrites {
         return current == null || current.json() == null ? 0 : current.json().length;
     }
 
-    StoredObject current(ResourceType type, String namespace, String name) {
+    private StoredObject current(ResourceType type, String namespace, String name) {
         StoredObject current = store.latest(ObjectReads.key(type, namespace, name));
         if (current == null) {
             throw ApiException.notFound(type.group(), type.resource(), name);

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import io.watchgate.status.Cause;
 import io.watchgate.status.Causes;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,12 +28,13 @@ final class EventRules {
     private static final int NOTE_LIMIT = 1024;
     private static final List<String> TYPES = List.of("Normal", "Warning");
     /** The fields an update may not change, by their events.k8s.io/v1 names, to the names kube's causes use. */
-    private static final Map<String, String> IMMUTABLE = orderedPairs(
-            "regarding", "involvedObject", "reason", "reason", "note", "message", "deprecatedSource", "source",
-            "deprecatedFirstTimestamp", "firstTimestamp", "deprecatedLastTimestamp", "lastTimestamp",
-            "deprecatedCount", "count", "type", "type", "eventTime", "eventTime", "action", "action",
-            "related", "related", "reportingController", "reportingController",
-            "reportingInstance", "reportingInstance");
+    private static final List<Map.Entry<String, String>> IMMUTABLE = List.of(
+            Map.entry("regarding", "involvedObject"), Map.entry("reason", "reason"), Map.entry("note", "message"),
+            Map.entry("deprecatedSource", "source"), Map.entry("deprecatedFirstTimestamp", "firstTimestamp"),
+            Map.entry("deprecatedLastTimestamp", "lastTimestamp"), Map.entry("deprecatedCount", "count"),
+            Map.entry("type", "type"), Map.entry("eventTime", "eventTime"), Map.entry("action", "action"),
+            Map.entry("related", "related"), Map.entry("reportingController", "reportingController"),
+            Map.entry("reportingInstance", "reportingInstance"));
 
     private EventRules() {
     }
@@ -65,11 +65,11 @@ final class EventRules {
         if (!event.path("series").equals(old.path("series"))) {
             series(event, causes);
         }
-        IMMUTABLE.forEach((field, path) -> {
-            if (!value(event, field).equals(value(old, field))) {
-                causes.add(Cause.invalid(path, value(event, field), "field is immutable"));
+        for (Map.Entry<String, String> field : IMMUTABLE) {
+            if (!value(event, field.getKey()).equals(value(old, field.getKey()))) {
+                causes.add(Cause.invalid(field.getValue(), value(event, field.getKey()), "field is immutable"));
             }
-        });
+        }
     }
 
     private static void legacy(JsonNode event, Causes causes) {
@@ -149,13 +149,5 @@ final class EventRules {
         boolean zero = value.isNull() || value.isTextual() && value.asText().isEmpty()
                 || value.isNumber() && value.asDouble() == 0 || value.isContainerNode() && value.isEmpty();
         return zero ? MissingNode.getInstance() : value;
-    }
-
-    private static Map<String, String> orderedPairs(String... pairs) {
-        Map<String, String> map = new LinkedHashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            map.put(pairs[i], pairs[i + 1]);
-        }
-        return map;
     }
 }
