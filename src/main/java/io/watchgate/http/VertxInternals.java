@@ -1,6 +1,7 @@
 package io.watchgate.http;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
@@ -87,6 +88,19 @@ public final class VertxInternals {
      */
     public static Channel channelOf(HttpConnection connection) {
         return connection instanceof ConnectionBase base ? base.channel() : null;
+    }
+
+    /**
+     * The context of Vert.x's own handler in a connection's pipeline (what it writes and flushes through), or null
+     * for a connection that is not Vert.x's own. {@link HeldFlushes} goes in beside it.
+     */
+    public static ChannelHandlerContext handlerContextOf(HttpConnection connection) {
+        return connection instanceof ConnectionBase base ? base.channelHandlerContext() : null;
+    }
+
+    /** {@link #handlerContextOf(HttpConnection)} for a WebSocket's connection. */
+    public static ChannelHandlerContext handlerContextOf(ServerWebSocket socket) {
+        return socket instanceof WebSocketInternal internal ? internal.channelHandlerContext() : null;
     }
 
     /**

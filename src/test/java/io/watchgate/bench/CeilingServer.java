@@ -10,7 +10,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.JsonObject;
+import io.watchgate.http.VertxInternals;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,10 +21,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The fan-out ceiling watchgate is measured against: plain Vert.x, no store, no history, no selectors. It answers
- * the requests {@link WatchLoad} makes: a watch gets a chunked JSON-lines stream; a ConfigMap write gets the next
- * revision, is serialized once into one frame, and that one buffer is written to every stream watching its
- * namespace, on each stream's own event loop, in revision order. What watchgate does beyond this (MVCC, history,
- * validation, selectors, per-watcher flow control) is what a ratio to it measures.
+ * the requests {@link WatchLoad} makes: a watch gets a chunked JSON-lines stream, Server-Sent Events when it accepts
+ * {@code text/event-stream}, or a WebSocket of one text message per event when it asks for one; a ConfigMap write
+ * gets the next revision, is serialized once into one frame per wire format, and that one buffer is written to
+ * every stream watching its namespace in that format, on each stream's own event loop, in revision order. What
+ * watchgate does beyond this (MVCC, history, validation, selectors, per-watcher flow control) is what a ratio to it
+ * measures.
  *
  * <pre>
  * ./mvnw -q test-compile exec:java -Dexec.mainClass=io.watchgate.bench.CeilingServer -Dexec.classpathScope=test \
@@ -37,7 +41,7 @@ public final class CeilingServer extends AbstractVerticle {
     private static long revision = 1;
 
     private final int port;
-    private final Map<String, List<HttpServerResponse>> watchers = new HashMap<>();
+    private final Map<String, List<Stream>> watchers = new HashMap<>();
     private Context loop;
 
     private CeilingServer(int port) {
@@ -75,12 +79,25 @@ public final class CeilingServer extends AbstractVerticle {
         vertx.createHttpServer().requestHandler(this::handle).listen(port).<Void>mapEmpty().onComplete(started);
     }
 
+    /** A watch stream: how its frames are written, and which of a write's frames it takes. */
+    private interface Stream {
+        void write(Frames frames);
+    }
+
+    /** One event in each wire format, built once for every stream that takes it. */
+    private record Frames(Buffer jsonLine, Buffer serverSentEvent) {
+    }
+
     private void handle(HttpServerRequest request) {
         String[] path = request.path().split("/");
         // /api/v1/namespaces[/{ns}[/configmaps[/{name}]]]
         String namespace = path.length > 4 ? path[4] : null;
         boolean configMaps = path.length > 5 && path[5].equals("configmaps");
-        if (request.method() == HttpMethod.GET && configMaps && "true".equals(request.getParam("watch"))) {
+        boolean watch = "true".equals(request.getParam("watch"));
+        if (request.method() == HttpMethod.GET && configMaps && watch && "websocket".equalsIgnoreCase(
+                request.getHeader("Upgrade"))) {
+            request.toWebSocket().onSuccess(socket -> watch(socket, namespace));
+        } else if (request.method() == HttpMethod.GET && configMaps && watch) {
             watch(request, namespace);
         } else if (request.method() == HttpMethod.GET && configMaps) {
             long current;
@@ -102,12 +119,24 @@ public final class CeilingServer extends AbstractVerticle {
     }
 
     private void watch(HttpServerRequest request, String namespace) {
+        String accept = request.getHeader("Accept");
+        boolean events = accept != null && accept.contains("text/event-stream");
         HttpServerResponse response = request.response().setChunked(true).putHeader("Content-Type",
-                "application/json");
+                events ? "text/event-stream" : "application/json");
         response.write(Buffer.buffer()); // sends the head now, as watchgate does
-        List<HttpServerResponse> streams = watchers.computeIfAbsent(namespace, ns -> new ArrayList<>());
-        streams.add(response);
-        response.closeHandler(v -> streams.remove(response));
+        Stream stream = events ? frames -> response.write(frames.serverSentEvent())
+                : frames -> response.write(frames.jsonLine());
+        List<Stream> streams = watchers.computeIfAbsent(namespace, ns -> new ArrayList<>());
+        streams.add(stream);
+        response.closeHandler(v -> streams.remove(stream));
+    }
+
+    private void watch(ServerWebSocket socket, String namespace) {
+        // a text message over the shared bytes, as watchgate writes them (the public API copies a String each time)
+        Stream stream = frames -> socket.writeFrame(VertxInternals.textFrameOver(frames.jsonLine()));
+        List<Stream> streams = watchers.computeIfAbsent(namespace, ns -> new ArrayList<>());
+        streams.add(stream);
+        socket.closeHandler(v -> streams.remove(stream));
     }
 
     private void write(HttpServerRequest request, String namespace, Buffer body) {
@@ -119,8 +148,12 @@ public final class CeilingServer extends AbstractVerticle {
         synchronized (FAN_OUT) {
             metadata.put("resourceVersion", Long.toString(++revision));
             stored = object.toBuffer();
-            Buffer frame = Buffer.buffer(stored.length() + 32).appendString("{\"type\":\"").appendString(type)
+            Buffer jsonLine = Buffer.buffer(stored.length() + 32).appendString("{\"type\":\"").appendString(type)
                     .appendString("\",\"object\":").appendBuffer(stored).appendString("}\n");
+            Buffer serverSentEvent = Buffer.buffer(stored.length() + 48).appendString("id: ")
+                    .appendString(Long.toString(revision)).appendString("\nevent: ").appendString(type)
+                    .appendString("\ndata: ").appendBuffer(stored).appendString("\n\n");
+            Frames frame = new Frames(jsonLine, serverSentEvent);
             // queued to each loop in revision order, so each stream gets its writes in order
             for (CeilingServer loop : LOOPS) {
                 loop.loop.runOnContext(v -> loop.deliver(namespace, frame));
@@ -130,11 +163,11 @@ public final class CeilingServer extends AbstractVerticle {
                 .putHeader("Content-Type", "application/json").end(stored);
     }
 
-    private void deliver(String namespace, Buffer frame) {
-        List<HttpServerResponse> streams = watchers.get(namespace);
+    private void deliver(String namespace, Frames frames) {
+        List<Stream> streams = watchers.get(namespace);
         if (streams != null) {
-            for (HttpServerResponse stream : streams) {
-                stream.write(frame);
+            for (Stream stream : streams) {
+                stream.write(frames);
             }
         }
     }

@@ -7,7 +7,7 @@ import java.util.Map;
 /** The options of {@link WatchLoad}: {@code --name=value} or {@code --name value}; {@code --help} lists them. */
 final class LoadOptions {
 
-    enum Format { CHUNKED, SSE }
+    enum Format { CHUNKED, SSE, WEBSOCKET }
 
     enum Parse { SCAN, FULL }
 
@@ -17,6 +17,8 @@ final class LoadOptions {
     int watchers = 100;
     /** Watches per stream (/streams), each of another namespace; 0 for one watch per connection. */
     int watchesPerStream;
+    /** Watch streams per HTTP/2 connection (cleartext, prior knowledge); 0 for one HTTP/1.1 connection each. */
+    int http2;
     int namespaces = 10;
     boolean allNamespaces;
     int writes = 2000;
@@ -77,7 +79,11 @@ final class LoadOptions {
                                       round robin; 0 = every write creates a new object (20)
               --patch                 updates are merge patches of the send time and sequence (PATCH) rather
                                       than whole objects (PUT): large objects, small requests
-              --format=chunked|sse    watch wire format: chunked JSON lines or Server-Sent Events (chunked)
+              --http2=S               watch over HTTP/2 (cleartext), S streams per connection, as client-go
+                                      and browsers share one (0 = one HTTP/1.1 connection per watch) (0)
+              --format=chunked|sse|websocket
+                                      watch wire format: chunked JSON lines, Server-Sent Events (chunked), or a
+                                      WebSocket of one text message per event
               --parse=scan|full       find type/resourceVersion/send time by scanning bytes, or parse every
                                       event as JSON and check its namespace as well (scan)
               --server-pid=PID        also report the server's CPU seconds and RSS from /proc/PID
@@ -137,6 +143,7 @@ final class LoadOptions {
                 case "token" -> o.token = v;
                 case "watchers" -> o.watchers = Integer.parseInt(v);
                 case "watches-per-stream" -> o.watchesPerStream = Integer.parseInt(v);
+                case "http2" -> o.http2 = Integer.parseInt(v);
                 case "namespaces" -> o.namespaces = Integer.parseInt(v);
                 case "all-namespaces" -> o.allNamespaces = Boolean.parseBoolean(v);
                 case "writes" -> o.writes = Integer.parseInt(v);
@@ -191,6 +198,7 @@ final class LoadOptions {
                 rate == 0 ? "max" : String.valueOf(rate), size, connections, objects, patch ? " (updates patch)" : "",
                 format.name().toLowerCase(), parse.name().toLowerCase(), eventLoops, rewatch,
                 pauseMillis > 0 ? " pause-ms=" + pauseMillis + " pause-every=" + pauseEvery : "",
-                watchesPerStream > 0 ? " watches-per-stream=" + watchesPerStream : "");
+                watchesPerStream > 0 ? " watches-per-stream=" + watchesPerStream : "")
+                + (http2 > 0 ? " http2=" + http2 : "");
     }
 }

@@ -8,7 +8,10 @@ import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.streams.ReadStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -73,7 +76,9 @@ final class WatchConnection {
     private boolean stopping;
     private boolean ended;
     private HttpClientRequest request;
-    private HttpClientResponse response;
+    /** What the events arrive on: the response, or the WebSocket. */
+    private ReadStream<Buffer> source;
+    private WebSocket socket;
     private int sincePause;
     private Buffer partial;
     // Server-Sent Events: the frame being read
@@ -123,6 +128,10 @@ final class WatchConnection {
         ended = false;
         partial = null;
         resetSse();
+        if (options.format == LoadOptions.Format.WEBSOCKET && streamNamespaces == null) {
+            openWebSocket(gen, rv);
+            return;
+        }
         RequestOptions request = new RequestOptions().setMethod(HttpMethod.GET).setHost(options.host(id))
                 .setPort(options.port(id)).setURI(streamNamespaces != null ? streamPath(initialRv)
                         : path() + "?watch=true&resourceVersion=" + rv);
@@ -142,6 +151,42 @@ final class WatchConnection {
         }).onFailure(e -> openFailed(gen, e.toString()));
     }
 
+    /** A watch over a WebSocket, as kubectl and client-go's watch over one: one text message per event. */
+    private void openWebSocket(int gen, long rv) {
+        WebSocketConnectOptions request = new WebSocketConnectOptions();
+        request.setHost(options.host(id)).setPort(options.port(id))
+                .setURI(path() + "?watch=true&resourceVersion=" + rv);
+        options.authorized(request);
+        client.webSocket(request).onSuccess(ws -> {
+            if (gen != generation || stopping) {
+                ws.close();
+                return;
+            }
+            socket = ws;
+            source = ws;
+            ws.handler(message -> onMessage(gen, message));
+            ws.closeHandler(v -> streamEnded(gen, "the server closed the WebSocket"));
+            ws.exceptionHandler(e -> streamEnded(gen, e.toString()));
+            if (stalls()) {
+                ws.pause();
+            }
+            established.complete(200);
+        }).onFailure(e -> openFailed(gen, e.toString()));
+    }
+
+    /** One WebSocket message: one event, with or without the line break of a JSON line. */
+    private void onMessage(int gen, Buffer message) {
+        if (gen != generation || stopping) {
+            return;
+        }
+        int end = message.length();
+        if (end > 0 && message.getByte(end - 1) == '\n') {
+            end--;
+        }
+        line(message, 0, end, System.nanoTime());
+        pauseNow(gen);
+    }
+
     private void onResponse(int gen, HttpClientResponse response) {
         if (gen != generation || stopping) {
             return;
@@ -152,7 +197,7 @@ final class WatchConnection {
                     + (body.succeeded() ? truncate(body.result().toString()) : String.valueOf(body.cause()))));
             return;
         }
-        this.response = response;
+        this.source = response;
         response.handler(chunk -> onChunk(gen, chunk));
         response.endHandler(v -> streamEnded(gen, "the server ended the response"));
         response.exceptionHandler(e -> streamEnded(gen, e.toString()));
@@ -228,10 +273,14 @@ final class WatchConnection {
             }
             start = newline + 1;
         }
+        pauseNow(gen);
+    }
+
+    private void pauseNow(int gen) {
         if (options.pauseMillis > 0 && sincePause >= options.pauseEvery) {
             // a client that stops reading for a while: the server must stall it, then catch it up or end it
             sincePause = 0;
-            HttpClientResponse paused = response;
+            ReadStream<Buffer> paused = source;
             paused.pause();
             context.owner().setTimer(options.pauseMillis, t -> {
                 if (gen == generation && !stopping) {
@@ -481,6 +530,9 @@ final class WatchConnection {
         CompletableFuture<Void> done = new CompletableFuture<>();
         context.runOnContext(v -> {
             stopping = true;
+            if (socket != null) {
+                socket.close();
+            }
             if (request != null) {
                 try {
                     request.reset();

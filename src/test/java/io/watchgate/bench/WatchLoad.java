@@ -8,6 +8,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
@@ -102,14 +103,25 @@ public final class WatchLoad {
             String listPath = o.allNamespaces ? "/api/v1/configmaps?limit=1"
                     : "/api/v1/namespaces/" + namespaces.get(0) + "/configmaps?limit=1";
             Reply list = call(HttpMethod.GET, listPath, null);
+            if (list.statusCode != 200) {
+                throw new IllegalStateException("listing " + listPath + " answered " + list.statusCode + ": "
+                        + WatchConnection.truncate(list.body.toString()));
+            }
             long rv0 = Long.parseLong(new JsonObject(list.body).getJsonObject("metadata").getString("resourceVersion"));
             System.out.printf("setup: %d namespaces %s-%s-*, watching from resourceVersion %d%n", o.namespaces,
                     o.prefix, run, rv0);
 
             // 2. watches
             LongAdder delivered = new LongAdder();
-            HttpClient watchClient = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true)
-                    .setPipelining(false).setTcpNoDelay(true), new PoolOptions().setHttp1MaxSize(o.watchers * 2 + 8));
+            HttpClientOptions watchOptions = new HttpClientOptions().setKeepAlive(true).setPipelining(false)
+                    .setTcpNoDelay(true).setMaxWebSockets(o.watchers * 2 + 8);
+            PoolOptions watchPool = new PoolOptions().setHttp1MaxSize(o.watchers * 2 + 8);
+            if (o.http2 > 0) {
+                watchOptions.setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false)
+                        .setHttp2MultiplexingLimit(o.http2);
+                watchPool.setHttp2MaxSize((o.watchers + o.http2 - 1) / o.http2);
+            }
+            HttpClient watchClient = vertx.createHttpClient(watchOptions, watchPool);
             List<WatchConnection> streams = new ArrayList<>();
             long openStart = System.nanoTime();
             for (int w = 0; w < o.watchers; w++) {

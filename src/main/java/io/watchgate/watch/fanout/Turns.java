@@ -1,6 +1,7 @@
 package io.watchgate.watch.fanout;
 
 import io.vertx.core.Context;
+import io.watchgate.http.HeldFlushes;
 import io.watchgate.http.VertxInternals;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +34,13 @@ final class Turns {
         waiting.add(turn);
         if (!scheduled) {
             scheduled = true;
-            VertxInternals.nextRound(context, this::runSlice);
+            VertxInternals.nextRound(context, this::runSliceHoldingFlushes);
         }
+    }
+
+    /** A watcher catching up writes many events in its stretch: its connection is flushed once, at the slice's end. */
+    private void runSliceHoldingFlushes() {
+        HeldFlushes.around(this::runSlice);
     }
 
     private void runSlice() {
@@ -54,7 +60,7 @@ final class Turns {
             // an Error out of one turn must not leave the others waiting for a turn nobody schedules
             if (!waiting.isEmpty() && !scheduled) {
                 scheduled = true;
-                VertxInternals.nextRound(context, this::runSlice);
+                VertxInternals.nextRound(context, this::runSliceHoldingFlushes);
             }
         }
     }

@@ -4,6 +4,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.watchgate.memory.MemoryBudget;
+import io.watchgate.http.HeldFlushes;
 import io.watchgate.store.ChangeEvent;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
@@ -66,7 +67,8 @@ final class WatchHub implements WatchLoop {
         this.budget = budget;
         this.timers = new LoopTimers(vertx);
         this.turns = new Turns(context);
-        this.consumer = vertx.eventBus().localConsumer(EventPublisher.ADDRESS, message -> dispatch(message.body()));
+        this.consumer = vertx.eventBus().localConsumer(EventPublisher.ADDRESS,
+                message -> HeldFlushes.around(() -> dispatch(message.body()))); // one flush per connection
         this.replacements = vertx.eventBus().localConsumer(EventPublisher.REPLACED,
                 message -> stateReplaced(message.body()));
         this.lastRevision = store.currentRevision();

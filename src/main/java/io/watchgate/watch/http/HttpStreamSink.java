@@ -2,7 +2,10 @@ package io.watchgate.watch.http;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
+import io.watchgate.http.HeldFlushes;
 import io.watchgate.http.VertxInternals;
 import io.watchgate.watch.WatchSink;
 import io.watchgate.watch.WireFormat;
@@ -15,14 +18,12 @@ public final class HttpStreamSink implements WatchSink {
     private final HttpConnection http1;
     private final WireFormat format;
 
-    /**
-     * @param response a response whose head is written already
-     * @param http1    its connection over HTTP/1.x, null over HTTP/2 (where a stream is dropped on its own)
-     */
-    public HttpStreamSink(HttpServerResponse response, HttpConnection http1, WireFormat format) {
+    /** @param response {@code request}'s response, whose head is written already */
+    public HttpStreamSink(HttpServerRequest request, HttpServerResponse response, WireFormat format) {
         this.response = response;
-        this.http1 = http1;
+        this.http1 = request.version() == HttpVersion.HTTP_2 ? null : request.connection();
         this.format = format;
+        HeldFlushes.holdOn(VertxInternals.handlerContextOf(request.connection()));
     }
 
     @Override

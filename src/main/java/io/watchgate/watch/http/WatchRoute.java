@@ -136,8 +136,7 @@ public class WatchRoute {
             response.putHeader(HttpHeaders.CONTENT_TYPE, spec.rendering().contentType());
             response.writeHead();
         }
-        hubs.start(spec, new HttpStreamSink(response,
-                request.version() == HttpVersion.HTTP_2 ? null : request.connection(), format));
+        hubs.start(spec, new HttpStreamSink(request, response, format));
     }
 
     static boolean isWebSocketUpgrade(HttpServerRequest request) {
