@@ -43,19 +43,31 @@ final class JsonToProto {
     }
 
     static DynamicMessage message(Descriptor descriptor, JsonNode json, String path) {
-        DynamicMessage special = special(descriptor, json, path);
-        if (special != null) {
-            return special;
+        return read(descriptor, json, path, true);
+    }
+
+    /**
+     * Whether {@link #message} would accept {@code json}, found without building the message: the same checks, and
+     * the same {@link Mismatch} for the first value of a wrong type. What every write of a typed object pays for.
+     */
+    static void check(Descriptor descriptor, JsonNode json) {
+        read(descriptor, json, "", false);
+    }
+
+    /** The message, or with {@code build} false only the checks and null. */
+    private static DynamicMessage read(Descriptor descriptor, JsonNode json, String path, boolean build) {
+        if (isSpecial(descriptor)) {
+            return special(descriptor, json, path, build);
         }
         if (!json.isObject()) {
             throw mismatch(path, json, "an object (" + descriptor.getName() + ")");
         }
-        DynamicMessage.Builder builder = DynamicMessage.newBuilder(descriptor);
+        DynamicMessage.Builder builder = build ? DynamicMessage.newBuilder(descriptor) : null;
         for (FieldDescriptor field : descriptor.getFields()) {
             if (InlineFields.isInline(field)) {
                 // an embedded struct: its fields are this object's
-                DynamicMessage embedded = message(field.getMessageType(), json, path);
-                if (!embedded.getAllFields().isEmpty()) {
+                DynamicMessage embedded = read(field.getMessageType(), json, path, build);
+                if (build && !embedded.getAllFields().isEmpty()) {
                     builder.setField(field, embedded);
                 }
                 continue;
@@ -66,19 +78,28 @@ final class JsonToProto {
             }
             String fieldPath = path.isEmpty() ? field.getName() : path + "." + field.getName();
             if (field.isMapField()) {
-                builder.setField(field, mapEntries(field, value, fieldPath));
+                List<Message> entries = mapEntries(field, value, fieldPath, build);
+                if (build) {
+                    builder.setField(field, entries);
+                }
             } else if (field.isRepeated()) {
                 if (!value.isArray()) {
                     throw mismatch(fieldPath, value, "an array");
                 }
                 for (int i = 0; i < value.size(); i++) {
-                    builder.addRepeatedField(field, element(field, value.get(i), fieldPath + "[" + i + "]"));
+                    Object element = element(field, value.get(i), fieldPath + "[" + i + "]", build);
+                    if (build) {
+                        builder.addRepeatedField(field, element);
+                    }
                 }
             } else {
-                builder.setField(field, element(field, value, fieldPath));
+                Object element = element(field, value, fieldPath, build);
+                if (build) {
+                    builder.setField(field, element);
+                }
             }
         }
-        return builder.build();
+        return build ? builder.build() : null;
     }
 
     /**
@@ -138,13 +159,23 @@ final class JsonToProto {
         };
     }
 
-    private static List<Message> mapEntries(FieldDescriptor field, JsonNode value, String path) {
+    /** The map's entries sorted by key, or with {@code build} false its values checked and null. */
+    private static List<Message> mapEntries(FieldDescriptor field, JsonNode value, String path, boolean build) {
         if (!value.isObject()) {
             throw mismatch(path, value, "an object");
         }
         Descriptor entry = field.getMessageType();
         FieldDescriptor keyField = entry.findFieldByName("key");
         FieldDescriptor valueField = entry.findFieldByName("value");
+        if (!build) {
+            for (Iterator<Map.Entry<String, JsonNode>> entries = value.fields(); entries.hasNext(); ) {
+                Map.Entry<String, JsonNode> pair = entries.next();
+                if (!pair.getValue().isNull()) {
+                    element(valueField, pair.getValue(), path + "[" + pair.getKey() + "]", false);
+                }
+            }
+            return null;
+        }
         List<String> keys = new ArrayList<>(value.size());
         value.fieldNames().forEachRemaining(keys::add);
         keys.sort(null); // String order is Go's byte order for the ASCII keys Kubernetes allows; close enough else
@@ -153,18 +184,21 @@ final class JsonToProto {
             DynamicMessage.Builder pair = DynamicMessage.newBuilder(entry).setField(keyField, key);
             JsonNode element = value.get(key);
             if (!element.isNull()) {
-                pair.setField(valueField, element(valueField, element, path + "[" + key + "]"));
+                pair.setField(valueField, element(valueField, element, path + "[" + key + "]", true));
             }
             entries.add(pair.build());
         }
         return entries;
     }
 
-    /** One value of {@code field}: a whole value, or one element of a repeated field. */
-    private static Object element(FieldDescriptor field, JsonNode value, String path) {
+    /**
+     * One value of {@code field}: a whole value, or one element of a repeated field; with {@code build} false, a
+     * message or a byte string is checked and not made (null).
+     */
+    private static Object element(FieldDescriptor field, JsonNode value, String path, boolean build) {
         return switch (field.getJavaType()) {
-            case MESSAGE -> value.isNull() ? DynamicMessage.getDefaultInstance(field.getMessageType())
-                    : message(field.getMessageType(), value, path);
+            case MESSAGE -> value.isNull() ? (build ? DynamicMessage.getDefaultInstance(field.getMessageType()) : null)
+                    : read(field.getMessageType(), value, path, build);
             case STRING -> {
                 if (!value.isTextual()) {
                     throw mismatch(path, value, "a string");
@@ -196,7 +230,8 @@ final class JsonToProto {
                     throw mismatch(path, value, "a base64 string");
                 }
                 try {
-                    yield ByteString.copyFrom(Base64.getDecoder().decode(value.textValue()));
+                    byte[] bytes = Base64.getDecoder().decode(value.textValue());
+                    yield build ? ByteString.copyFrom(bytes) : null;
                 } catch (IllegalArgumentException e) {
                     throw new Mismatch(path, "illegal base64 data: " + e.getMessage());
                 }
@@ -219,22 +254,28 @@ final class JsonToProto {
         return value.doubleValue();
     }
 
-    /** Kubernetes' special types, whose JSON form is not their message's shape; null for the others. */
-    private static DynamicMessage special(Descriptor descriptor, JsonNode json, String path) {
+    /**
+     * One of Kubernetes' special types ({@link #isSpecial}), whose JSON form is not their message's shape; with
+     * {@code build} false only checked (null).
+     */
+    private static DynamicMessage special(Descriptor descriptor, JsonNode json, String path, boolean build) {
         return switch (descriptor.getFullName()) {
-            case MetaTimes.TIME_MESSAGE -> time(descriptor, json, path, false);
-            case MetaTimes.MICRO_TIME_MESSAGE -> time(descriptor, json, path, true);
+            case MetaTimes.TIME_MESSAGE -> time(descriptor, json, path, false, build);
+            case MetaTimes.MICRO_TIME_MESSAGE -> time(descriptor, json, path, true, build);
             case "k8s.io.apimachinery.pkg.util.intstr.IntOrString" -> {
+                boolean integer = json.isIntegralNumber() && json.canConvertToInt();
+                if (!integer && !json.isTextual()) {
+                    throw mismatch(path, json, "an int32 or a string");
+                }
+                if (!build) {
+                    yield null;
+                }
                 DynamicMessage.Builder builder = DynamicMessage.newBuilder(descriptor);
-                if (json.isIntegralNumber() && json.canConvertToInt()) {
-                    yield builder.setField(descriptor.findFieldByName("type"), 0L)
-                            .setField(descriptor.findFieldByName("intVal"), json.intValue()).build();
-                }
-                if (json.isTextual()) {
-                    yield builder.setField(descriptor.findFieldByName("type"), 1L)
-                            .setField(descriptor.findFieldByName("strVal"), json.textValue()).build();
-                }
-                throw mismatch(path, json, "an int32 or a string");
+                yield integer
+                        ? builder.setField(descriptor.findFieldByName("type"), 0L)
+                                .setField(descriptor.findFieldByName("intVal"), json.intValue()).build()
+                        : builder.setField(descriptor.findFieldByName("type"), 1L)
+                                .setField(descriptor.findFieldByName("strVal"), json.textValue()).build();
             }
             case "k8s.io.apimachinery.pkg.api.resource.Quantity" -> {
                 String text = json.isNumber() ? json.asText() : json.isTextual() ? json.textValue() : null;
@@ -242,29 +283,32 @@ final class JsonToProto {
                     throw new Mismatch(path, "quantities must match the regular expression "
                             + "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
                 }
-                yield DynamicMessage.newBuilder(descriptor).setField(descriptor.findFieldByName("string"), text)
-                        .build();
+                yield !build ? null
+                        : DynamicMessage.newBuilder(descriptor).setField(descriptor.findFieldByName("string"), text)
+                                .build();
             }
             case "k8s.io.apimachinery.pkg.apis.meta.v1.Duration" -> {
                 if (!json.isTextual()) {
                     throw mismatch(path, json, "a duration string");
                 }
                 try {
-                    yield DynamicMessage.newBuilder(descriptor).setField(descriptor.findFieldByName("duration"),
-                            GoDuration.parse(json.textValue())).build();
+                    long duration = GoDuration.parse(json.textValue());
+                    yield !build ? null : DynamicMessage.newBuilder(descriptor)
+                            .setField(descriptor.findFieldByName("duration"), duration).build();
                 } catch (IllegalArgumentException e) {
                     throw new Mismatch(path, e.getMessage());
                 }
             }
             case "k8s.io.apimachinery.pkg.runtime.RawExtension", "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1" ->
-                    // field 1 is "raw" in RawExtension and "Raw" in FieldsV1
-                    DynamicMessage.newBuilder(descriptor).setField(descriptor.findFieldByNumber(1),
+                    // any JSON; field 1 is "raw" in RawExtension and "Raw" in FieldsV1
+                    !build ? null : DynamicMessage.newBuilder(descriptor).setField(descriptor.findFieldByNumber(1),
                             ByteString.copyFromUtf8(json.toString())).build();
-            default -> null;
+            default -> throw new IllegalArgumentException(descriptor.getFullName() + " is not a special type");
         };
     }
 
-    private static DynamicMessage time(Descriptor descriptor, JsonNode json, String path, boolean micro) {
+    private static DynamicMessage time(Descriptor descriptor, JsonNode json, String path, boolean micro,
+            boolean build) {
         if (!json.isTextual()) {
             throw mismatch(path, json, "an RFC 3339 time");
         }
@@ -279,6 +323,9 @@ final class JsonToProto {
             // RFC 3339 has four digits of year, and Go writes no other: such a time could be stored but never read
             throw new Mismatch(path, "parsing time \"" + json.textValue() + "\" as RFC 3339: year outside of range "
                     + "[0,9999]");
+        }
+        if (!build) {
+            return null;
         }
         DynamicMessage.Builder builder = DynamicMessage.newBuilder(descriptor)
                 .setField(descriptor.findFieldByName("seconds"), instant.getEpochSecond());

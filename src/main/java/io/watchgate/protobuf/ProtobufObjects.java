@@ -124,7 +124,7 @@ public class ProtobufObjects {
         if (serves(type)) {
             Descriptor descriptor = descriptor(type.apiVersion(), type.kind());
             try {
-                JsonToProto.message(descriptor, object, "");
+                JsonToProto.check(descriptor, object);
             } catch (JsonToProto.Mismatch e) {
                 throw ApiException.undecodable(type.kind(), type.version(), e.getMessage());
             }

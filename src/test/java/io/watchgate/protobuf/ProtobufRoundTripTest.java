@@ -135,6 +135,10 @@ class ProtobufRoundTripTest {
         assertTrue(e.getMessage().contains("field " + field + ":"), e.getMessage());
         assertTrue(e.getMessage().startsWith(type.kind() + " in version \"v1\" cannot be handled as a "), e.getMessage());
         assertFalse(e.getMessage().contains("Exception"), e.getMessage());
+        // the write's check builds no message; building one refuses the same value with the same words
+        JsonToProto.Mismatch built = assertThrows(JsonToProto.Mismatch.class,
+                () -> JsonToProto.message(Envelopes.descriptorOf(type), json(body), ""), body);
+        assertTrue(e.getMessage().endsWith(built.getMessage()), e.getMessage() + " / " + built.getMessage());
     }
 
     private static ObjectNode json(String text) {
