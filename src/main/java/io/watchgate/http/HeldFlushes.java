@@ -15,6 +15,10 @@ import java.util.List;
  * they are made; each connection {@link #holdOn held} is flushed once when the work ends. Outside such work, a flush
  * goes out at once, as before: nothing is deferred to a later task, so a lone write costs what it cost.
  *
+ * <p>A held connection is flushed early when a write takes its buffer past the high-water mark: Netty counts
+ * unflushed bytes there too, and a connection whose client reads along must not look full to its watchers (each
+ * would stall, and pin memory, for what the socket would have taken at once).
+ *
  * <p>Netty's {@code FlushConsolidationHandler} defers flushes to a task of the loop instead, which measured no
  * better for a watch per connection (one more task per write) and leaves the stretch to chance.
  */
@@ -57,17 +61,32 @@ public final class HeldFlushes {
      * so that what it holds back is encoded already and TLS wraps it in as few records as it can.
      */
     public static void holdOn(ChannelHandlerContext vertxHandler) {
-        if (vertxHandler != null && vertxHandler.pipeline().get(NAME) == null) {
+        if (vertxHandler != null && !vertxHandler.isRemoved() && vertxHandler.pipeline().get(NAME) == null) {
             vertxHandler.pipeline().addBefore(vertxHandler.name(), NAME, new Holder());
         }
     }
 
     private void release() {
+        if (held.isEmpty()) {
+            return;
+        }
         // a flush may run handlers (a drain) that write and flush again: not held any more, those go out at once
         Holder[] flushing = held.toArray(new Holder[0]);
         held.clear();
+        RuntimeException failed = null;
         for (Holder holder : flushing) {
-            holder.flushHeld();
+            try {
+                holder.flushHeld();
+            } catch (RuntimeException e) { // the others are flushed all the same, or they would hold for good
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 
@@ -75,6 +94,15 @@ public final class HeldFlushes {
     private static final class Holder extends ChannelOutboundHandlerAdapter {
 
         private ChannelHandlerContext holding;
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
+            ctx.write(message, promise);
+            if (holding != null && !ctx.channel().isWritable()) {
+                // what the codecs made of it took the buffer past the mark: the socket takes what it can now
+                ctx.flush(); // still held for what follows, and flushed again when the stretch ends
+            }
+        }
 
         @Override
         public void flush(ChannelHandlerContext ctx) {

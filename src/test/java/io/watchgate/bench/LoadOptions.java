@@ -174,6 +174,13 @@ final class LoadOptions {
                 || o.pauseMillis < 0 || o.pauseEvery < 1 || o.stalled < 0 || o.stalled >= 1) {
             throw new IllegalArgumentException("option out of range\n" + USAGE);
         }
+        if (o.http2 > 0 && o.format == Format.WEBSOCKET) {
+            throw new IllegalArgumentException("--http2 carries chunked and SSE responses: Vert.x 4's client opens "
+                    + "WebSockets over HTTP/1.1 only\n" + USAGE);
+        }
+        if (o.http2 < 0) {
+            throw new IllegalArgumentException("option out of range\n" + USAGE);
+        }
         for (String url : o.url.split(",")) {
             URI uri = URI.create(url.trim());
             if (!"http".equals(uri.getScheme())) {

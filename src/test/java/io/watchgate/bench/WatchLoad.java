@@ -114,7 +114,10 @@ public final class WatchLoad {
             // 2. watches
             LongAdder delivered = new LongAdder();
             HttpClientOptions watchOptions = new HttpClientOptions().setKeepAlive(true).setPipelining(false)
-                    .setTcpNoDelay(true).setMaxWebSockets(o.watchers * 2 + 8);
+                    .setTcpNoDelay(true).setMaxWebSockets(o.watchers * 2 + 8)
+                    // one message per event, of any size; a stalled watcher's close does not wait for its reading
+                    .setMaxWebSocketFrameSize(Integer.MAX_VALUE).setMaxWebSocketMessageSize(Integer.MAX_VALUE)
+                    .setWebSocketClosingTimeout(0);
             PoolOptions watchPool = new PoolOptions().setHttp1MaxSize(o.watchers * 2 + 8);
             if (o.http2 > 0) {
                 watchOptions.setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false)

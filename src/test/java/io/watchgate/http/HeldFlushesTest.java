@@ -9,6 +9,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -59,6 +60,21 @@ class HeldFlushesTest {
             assertEquals(List.of("one", "two", "three"), sent(channel));
             assertEquals(1, flushes(channel));
         }
+    }
+
+    @Test
+    void aConnectionWhoseClientReadsAlongNeverLooksFullForWhatItHolds() {
+        EmbeddedChannel channel = channels.get(0);
+        // Netty counts some 96 bytes per queued message besides its own: about sixteen of these fill 2 KiB
+        channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(1024, 2048));
+        HeldFlushes.around(() -> {
+            for (int i = 0; i < 40; i++) {
+                write(channel, "an event of some thirty bytes");
+                assertTrue(channel.isWritable(), "writable after write " + i); // a watcher would stall otherwise
+            }
+        });
+        assertEquals(40, sent(channel).size());
+        assertTrue(flushes(channel) > 1 && flushes(channel) < 10, "flushed early, now and then: " + flushes(channel));
     }
 
     @Test

@@ -115,6 +115,54 @@ class VertxInternalsTest {
         assertEquals("{\"type\":\"DDDED\"}", frame.textData());
     }
 
+    /** {@link HeldFlushes} goes in next to the handler this finds, and must see every write Vert.x makes. */
+    @Test
+    void theHandlerContextIsVertxsOwnAndWritesHeldNextToItReachTheClientOverHttpAndWebSocket() throws Exception {
+        List<String> handlers = Collections.synchronizedList(new ArrayList<>());
+        int port = serve(request -> {
+            if ("websocket".equalsIgnoreCase(request.getHeader("Upgrade"))) {
+                request.toWebSocket().onSuccess(socket -> socket.textMessageHandler(ready -> {
+                    ChannelHandlerContext vertx = VertxInternals.handlerContextOf(socket);
+                    handlers.add(vertx.handler().getClass().getSimpleName());
+                    HeldFlushes.holdOn(vertx);
+                    HeldFlushes.around(() -> {
+                        socket.writeTextMessage("one");
+                        socket.writeTextMessage("two");
+                    });
+                }));
+                return;
+            }
+            ChannelHandlerContext vertx = VertxInternals.handlerContextOf(request.connection());
+            handlers.add(vertx.handler().getClass().getSimpleName());
+            assertSame(VertxInternals.channelOf(request.connection()), vertx.channel());
+            HeldFlushes.holdOn(vertx);
+            HttpServerResponse response = request.response().setChunked(true);
+            response.write("head;");
+            vertx.executor().execute(() -> HeldFlushes.around(() -> { // outside the request's read, as a watch
+                response.write("one;");
+                response.write("two");
+                response.end();
+            }));
+        });
+        HttpClient client = vertx.createHttpClient();
+        assertEquals("head;one;two", client.request(HttpMethod.GET, port, "localhost", "/")
+                .compose(request -> request.send().compose(response -> response.body()))
+                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).toString());
+        CompletableFuture<List<String>> received = new CompletableFuture<>();
+        List<String> messages = Collections.synchronizedList(new ArrayList<>());
+        client.webSocket(port, "localhost", "/").onSuccess(socket -> {
+            socket.textMessageHandler(text -> {
+                messages.add(text);
+                if (messages.size() == 2) {
+                    received.complete(List.copyOf(messages));
+                }
+            });
+            socket.writeTextMessage("ready");
+        }).onFailure(received::completeExceptionally);
+        assertEquals(List.of("one", "two"), received.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("VertxHandler", "VertxHandler"), handlers);
+    }
+
     @Test
     void oneEventsBytesGoOutAsWholeTextMessagesToEveryWebSocketAndAgain() throws Exception {
         Buffer event = Buffer.buffer("{\"type\":\"ADDED\",\"object\":{\"kind\":\"ConfigMap\"}}\n", "UTF-8");
