@@ -98,9 +98,10 @@ public final class HeldFlushes {
         @Override
         public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
             ctx.write(message, promise);
-            if (holding != null && !ctx.channel().isWritable()) {
-                // what the codecs made of it took the buffer past the mark: the socket takes what it can now
-                ctx.flush(); // still held for what follows, and flushed again when the stretch ends
+            if (!ctx.channel().isWritable() && OF_LOOP.get().depth > 0) {
+                // this write (a large event, or the last of many) took the buffer past the mark: the socket takes
+                // what it can now, as it would have without the stretch; later flushes are held again
+                ctx.flush();
             }
         }
 

@@ -78,6 +78,18 @@ class HeldFlushesTest {
     }
 
     @Test
+    void aWriteLargerThanTheMarkGoesOutAtOnceEvenInAStretch() {
+        EmbeddedChannel channel = channels.get(0);
+        channel.config().setWriteBufferWaterMark(new WriteBufferWaterMark(1024, 2048));
+        String large = "x".repeat(4096);
+        HeldFlushes.around(() -> {
+            write(channel, large);
+            assertTrue(channel.isWritable(), "its watcher would stall for what the socket takes at once");
+            assertEquals(List.of(large), sent(channel));
+        });
+    }
+
+    @Test
     void aNestedStretchHoldsUntilTheOutermostEnds() {
         EmbeddedChannel channel = channels.get(0);
         HeldFlushes.around(() -> {
