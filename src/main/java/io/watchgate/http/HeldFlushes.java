@@ -8,19 +8,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A stretch of an event loop's work that writes to many connections, or many times to one, flushes each connection
- * once, at its end. Vert.x flushes every write made outside a read at once: one event fanned out to the hundred
- * watches an HTTP/2 connection carries made a hundred socket writes (and TLS records), and a watcher catching up on a
- * hundred events made a hundred more. Writes made {@link #around} such work go into each connection's buffer as
- * they are made; each connection {@link #holdOn held} is flushed once when the work ends. Outside such work, a flush
- * goes out at once, as before: nothing is deferred to a later task, so a lone write costs what it cost.
+ * A stretch of an event loop's work that writes to many watches of one connection flushes that connection once, at
+ * its end. Vert.x flushes every write made outside a read at once: one event fanned out to the hundred watches an
+ * HTTP/2 connection carries made a hundred socket writes (and TLS records), and the watches of one catching up on a
+ * hundred events made a hundred more. Writes made {@link #around} such work go into each connection's buffer as they
+ * are made; each connection {@link #holdOn held} is flushed once when the work ends. Outside such work, a flush goes
+ * out at once, as before: nothing is deferred to a later task.
  *
- * <p>A held connection is flushed early when a write takes its buffer past the high-water mark: Netty counts
+ * <p>A held connection is flushed at once when a write takes its buffer past the high-water mark: Netty counts
  * unflushed bytes there too, and a connection whose client reads along must not look full to its watchers (each
  * would stall, and pin memory, for what the socket would have taken at once).
  *
- * <p>Netty's {@code FlushConsolidationHandler} defers flushes to a task of the loop instead, which measured no
- * better for a watch per connection (one more task per write) and leaves the stretch to chance.
+ * <p>Only connections that carry many watches (HTTP/2) are held: a connection of one watch gets one write per event
+ * anyway, and holding its flushes to the end of the fan-out measured no cheaper, if anything dearer. Netty's
+ * {@code FlushConsolidationHandler} defers flushes to a later task of the loop instead, which measured no better for
+ * a watch per connection (one more task per write) and leaves the stretch to chance.
  */
 public final class HeldFlushes {
 

@@ -98,11 +98,6 @@ public final class VertxInternals {
         return connection instanceof ConnectionBase base ? base.channelHandlerContext() : null;
     }
 
-    /** {@link #handlerContextOf(HttpConnection)} for a WebSocket's connection. */
-    public static ChannelHandlerContext handlerContextOf(ServerWebSocket socket) {
-        return socket instanceof WebSocketInternal internal ? internal.channelHandlerContext() : null;
-    }
-
     /**
      * Runs {@code task} on {@code context} (an event-loop context) in its loop's next round: after the I/O ready by
      * then and after the tasks queued before that round. {@code runOnContext} would run it in the current round, and

@@ -23,7 +23,10 @@ public final class HttpStreamSink implements WatchSink {
         this.response = response;
         this.http1 = request.version() == HttpVersion.HTTP_2 ? null : request.connection();
         this.format = format;
-        HeldFlushes.holdOn(VertxInternals.handlerContextOf(request.connection()));
+        if (http1 == null) {
+            // many watches share an HTTP/2 connection: an event for several of them goes out in one socket write
+            HeldFlushes.holdOn(VertxInternals.handlerContextOf(request.connection()));
+        }
     }
 
     @Override

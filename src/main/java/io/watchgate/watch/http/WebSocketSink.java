@@ -2,7 +2,6 @@ package io.watchgate.watch.http;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
-import io.watchgate.http.HeldFlushes;
 import io.watchgate.http.VertxInternals;
 import io.watchgate.watch.WatchSink;
 import io.watchgate.watch.WireFormat;
@@ -17,7 +16,6 @@ public final class WebSocketSink implements WatchSink {
     /** {@code afterClose}: the end of the request the socket came from, run after the watch's own close action. */
     public WebSocketSink(ServerWebSocket socket, Runnable afterClose) {
         this.socket = socket;
-        HeldFlushes.holdOn(VertxInternals.handlerContextOf(socket));
         socket.closeHandler(v -> {
             onClose.run();
             afterClose.run();
