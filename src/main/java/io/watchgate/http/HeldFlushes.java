@@ -59,8 +59,8 @@ public final class HeldFlushes {
 
     /**
      * Lets the connection of Vert.x's handler {@code vertxHandler} (see {@code VertxInternals.handlerContextOf}) hold
-     * its flushes during {@link #around}; null is left alone. Goes in once per connection, next to Vert.x's handler,
-     * so that what it holds back is encoded already and TLS wraps it in as few records as it can.
+     * its flushes during {@link #around}; null is left alone. Goes in once per connection, next to Vert.x's handler on
+     * the socket's side, so that TLS, which encrypts at a flush, wraps what it held in as few records as it can.
      */
     public static void holdOn(ChannelHandlerContext vertxHandler) {
         if (vertxHandler != null && !vertxHandler.isRemoved() && vertxHandler.pipeline().get(NAME) == null) {
