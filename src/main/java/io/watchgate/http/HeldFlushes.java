@@ -75,11 +75,11 @@ public final class HeldFlushes {
         // a flush may run handlers (a drain) that write and flush again: not held any more, those go out at once
         Holder[] flushing = held.toArray(new Holder[0]);
         held.clear();
-        RuntimeException failed = null;
+        Throwable failed = null;
         for (Holder holder : flushing) {
             try {
                 holder.flushHeld();
-            } catch (RuntimeException e) { // the others are flushed all the same, or they would hold for good
+            } catch (Throwable e) { // the others are flushed all the same, or they would hold for good
                 if (failed == null) {
                     failed = e;
                 } else {
@@ -87,8 +87,11 @@ public final class HeldFlushes {
                 }
             }
         }
+        if (failed instanceof Error error) {
+            throw error;
+        }
         if (failed != null) {
-            throw failed;
+            throw (RuntimeException) failed; // flushHeld declares nothing checked
         }
     }
 

@@ -10,6 +10,7 @@ import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.Message;
 import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -39,6 +40,10 @@ final class JsonToProto {
     private static final Pattern QUANTITY = Pattern.compile(
             "[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?[0-9]+)?");
 
+    /** Years 0 to 9999 in UTC: what RFC 3339's four digits of year hold. */
+    private static final Instant FIRST_WRITABLE = LocalDateTime.of(0, 1, 1, 0, 0).toInstant(ZoneOffset.UTC);
+    private static final Instant AFTER_LAST_WRITABLE = LocalDateTime.of(10000, 1, 1, 0, 0).toInstant(ZoneOffset.UTC);
+
     private JsonToProto() {
     }
 
@@ -47,8 +52,9 @@ final class JsonToProto {
     }
 
     /**
-     * Whether {@link #message} would accept {@code json}, found without building the message: the same checks, and
-     * the same {@link Mismatch} for the first value of a wrong type. What every write of a typed object pays for.
+     * Whether {@link #message} would accept {@code json}, found without building the message: the same checks, and a
+     * {@link Mismatch} in the same words (where a map holds several wrong values, this names the first in the
+     * object's order, a message the first by key). What every write of a typed object pays for.
      */
     static void check(Descriptor descriptor, JsonNode json) {
         read(descriptor, json, "", false);
@@ -318,8 +324,8 @@ final class JsonToProto {
         } catch (DateTimeException e) {
             throw new Mismatch(path, "parsing time \"" + json.textValue() + "\" as RFC 3339: " + e.getMessage());
         }
-        int year = instant.atOffset(ZoneOffset.UTC).getYear();
-        if (year < 0 || year > 9999) {
+        // compared as instants: the year of one far out of range (+999999999-12-31T23:59:59-18:00) is no LocalDate
+        if (instant.isBefore(FIRST_WRITABLE) || !instant.isBefore(AFTER_LAST_WRITABLE)) {
             // RFC 3339 has four digits of year, and Go writes no other: such a time could be stored but never read
             throw new Mismatch(path, "parsing time \"" + json.textValue() + "\" as RFC 3339: year outside of range "
                     + "[0,9999]");

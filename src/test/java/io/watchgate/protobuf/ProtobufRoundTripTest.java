@@ -105,6 +105,13 @@ class ProtobufRoundTripTest {
         assertRefused(pods, "{\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":"
                 + "{\"cpu\":\"lots\"}}}]}}", "spec.containers[0].resources.limits[cpu]");
         assertRefused(pods, "{\"metadata\":{\"creationTimestamp\":\"yesterday\"}}", "metadata.creationTimestamp");
+        // times RFC 3339 cannot write, also those whose year no calendar date holds
+        assertRefused(pods, "{\"metadata\":{\"creationTimestamp\":\"10000-01-01T00:00:00Z\"}}",
+                "metadata.creationTimestamp");
+        assertRefused(pods, "{\"metadata\":{\"creationTimestamp\":\"+999999999-12-31T23:59:59-18:00\"}}",
+                "metadata.creationTimestamp");
+        assertRefused(pods, "{\"metadata\":{\"creationTimestamp\":\"-999999999-01-01T00:00:00+18:00\"}}",
+                "metadata.creationTimestamp");
         assertRefused(pods, "{\"spec\":{\"containers\":[{\"name\":\"c\",\"ports\":[{\"containerPort\":1.5}]}]}}",
                 "spec.containers[0].ports[0].containerPort");
         // and what Go takes, this takes: nulls, numbers for quantities, strings or ints for IntOrString
