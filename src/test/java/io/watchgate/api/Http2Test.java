@@ -10,10 +10,20 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpVersion;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,7 +41,10 @@ class Http2Test {
     void connect() {
         client = vertx.createHttpClient(new HttpClientOptions()
                 .setProtocolVersion(HttpVersion.HTTP_2)
-                .setHttp2ClearTextUpgrade(false));
+                .setHttp2ClearTextUpgrade(false)
+                // room on the connection for what watches that stopped reading hold (each stream's own window
+                // stays 64 KiB): with HTTP/2's default, they would hold the whole connection's window
+                .setHttp2ConnectionWindowSize(16 * 1024 * 1024));
     }
 
     @AfterEach
@@ -104,4 +117,77 @@ class Http2Test {
         String event = firstEvent.get(10, TimeUnit.SECONDS);
         assertTrue(event.startsWith("HTTP_2 application/json {\"type\":\"ADDED\""), event);
     }
+
+    /**
+     * Twenty watches share one HTTP/2 connection, as client-go's and a browser's do, and every event goes to each in
+     * order (written in one socket write per connection and event, which this cannot see, rather than one per watch).
+     * Half the watches stop reading while the writes go on: the 120 KiB of events for each is more than its stream's
+     * 64 KiB window, so the server's writes to it wait on the client, and the watch catches up once read again.
+     */
+    @Test
+    void watchesSharingAConnectionEachGetEveryEventInOrderThoughSomeStopReadingForAWhile() throws Exception {
+        long from = Api.currentRevision();
+        String prefix = "h2-shared-" + System.nanoTime() + "-";
+        int watches = 20;
+        int writes = 30;
+        String data = "x".repeat(4096); // 30 events of 4 KiB: past a stream's 64 KiB window
+        Set<HttpConnection> connections = ConcurrentHashMap.newKeySet();
+        List<List<Long>> seen = new ArrayList<>();
+        List<CompletableFuture<Void>> allSeen = new ArrayList<>();
+        List<HttpClientResponse> paused = Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<Void>> open = new ArrayList<>();
+        for (int i = 0; i < watches; i++) {
+            List<Long> versions = Collections.synchronizedList(new ArrayList<>());
+            CompletableFuture<Void> complete = new CompletableFuture<>();
+            CompletableFuture<Void> opened = new CompletableFuture<>();
+            seen.add(versions);
+            allSeen.add(complete);
+            open.add(opened);
+            boolean pause = i % 2 == 0;
+            client.request(HttpMethod.GET, RestAssured.port, "localhost",
+                            "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + from)
+                    .compose(request -> request.send())
+                    .onSuccess(response -> {
+                        connections.add(response.request().connection());
+                        StringBuilder pending = new StringBuilder();
+                        response.handler(chunk -> {
+                            pending.append(chunk.toString());
+                            for (int newline; (newline = pending.indexOf("\n")) >= 0; pending.delete(0, newline + 1)) {
+                                String line = pending.substring(0, newline);
+                                Matcher version = RESOURCE_VERSION.matcher(line);
+                                if (line.contains(prefix) && version.find()) {
+                                    versions.add(Long.parseLong(version.group(1)));
+                                }
+                            }
+                            if (versions.size() >= writes) {
+                                complete.complete(null);
+                            }
+                        });
+                        if (pause) {
+                            response.pause();
+                            paused.add(response);
+                        }
+                        opened.complete(null);
+                    })
+                    .onFailure(opened::completeExceptionally);
+        }
+        CompletableFuture.allOf(open.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        for (int k = 0; k < writes; k++) {
+            String created = post("application/json", Buffer.buffer("{\"metadata\":{\"name\":\"" + prefix + k
+                    + "\"},\"data\":{\"d\":\"" + data + "\"}}"));
+            assertTrue(created.startsWith("201 "), created);
+        }
+        paused.forEach(HttpClientResponse::resume);
+        for (int i = 0; i < watches; i++) {
+            allSeen.get(i).get(30, TimeUnit.SECONDS);
+            List<Long> versions = List.copyOf(seen.get(i));
+            assertEquals(writes, versions.size(), "watch " + i + ": " + versions);
+            for (int k = 1; k < versions.size(); k++) {
+                assertTrue(versions.get(k) > versions.get(k - 1), "watch " + i + " in order: " + versions);
+            }
+        }
+        assertEquals(1, connections.size(), "the watches shared one connection");
+    }
+
+    private static final Pattern RESOURCE_VERSION = Pattern.compile("\"resourceVersion\":\"(\\d+)\"");
 }
