@@ -1,6 +1,7 @@
 package io.watchgate.watch.fanout;
 
 import io.vertx.core.Vertx;
+import io.watchgate.http.HeldFlushes;
 import io.watchgate.watch.Subscriber;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,7 +70,8 @@ final class LoopTimers {
             vertx.cancelTimer(timerId);
         }
         armedFor = first;
-        timerId = vertx.setTimer(Math.max(1, first - now()), id -> fire());
+        // the bookmarks and heartbeats due together for the watches of one HTTP/2 connection go out in one write
+        timerId = vertx.setTimer(Math.max(1, first - now()), id -> HeldFlushes.around(this::fire));
     }
 
     private void fire() {
