@@ -171,7 +171,6 @@ final class JsonToProto {
             throw mismatch(path, value, "an object");
         }
         Descriptor entry = field.getMessageType();
-        FieldDescriptor keyField = entry.findFieldByName("key");
         FieldDescriptor valueField = entry.findFieldByName("value");
         if (!build) {
             for (Iterator<Map.Entry<String, JsonNode>> entries = value.fields(); entries.hasNext(); ) {
@@ -182,6 +181,7 @@ final class JsonToProto {
             }
             return null;
         }
+        FieldDescriptor keyField = entry.findFieldByName("key");
         List<String> keys = new ArrayList<>(value.size());
         value.fieldNames().forEachRemaining(keys::add);
         keys.sort(null); // String order is Go's byte order for the ASCII keys Kubernetes allows; close enough else

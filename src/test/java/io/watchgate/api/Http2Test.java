@@ -122,7 +122,8 @@ class Http2Test {
      * Twenty watches share one HTTP/2 connection, as client-go's and a browser's do, and every event goes to each in
      * order (written in one socket write per connection and event, which this cannot see, rather than one per watch).
      * Half the watches stop reading while the writes go on: the 120 KiB of events for each is more than its stream's
-     * 64 KiB window, so the server's writes to it wait on the client, and the watch catches up once read again.
+     * 64 KiB window, so the server's writes to it must wait on the client, and the watch catch up once read again
+     * (that the server did wait is not observed here: what is checked is that nothing is lost or reordered).
      */
     @Test
     void watchesSharingAConnectionEachGetEveryEventInOrderThoughSomeStopReadingForAWhile() throws Exception {

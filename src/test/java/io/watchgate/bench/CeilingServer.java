@@ -7,7 +7,9 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.ServerWebSocket;
@@ -76,7 +78,9 @@ public final class CeilingServer extends AbstractVerticle {
     public void start(Promise<Void> started) {
         loop = context;
         LOOPS.add(this);
-        vertx.createHttpServer().requestHandler(this::handle).listen(port).<Void>mapEmpty().onComplete(started);
+        // as many streams per HTTP/2 connection as watchgate takes (Vert.x's default is 100)
+        vertx.createHttpServer(new HttpServerOptions().setInitialSettings(new Http2Settings()
+                .setMaxConcurrentStreams(1000))).requestHandler(this::handle).listen(port).<Void>mapEmpty().onComplete(started);
     }
 
     /** A watch stream: how its frames are written, and which of a write's frames it takes. */

@@ -59,8 +59,9 @@ public final class ObjectWatchLoad {
         HttpClientOptions options = new HttpClientOptions().setKeepAlive(true).setMaxInitialLineLength(65536);
         PoolOptions pool = new PoolOptions().setHttp1MaxSize(objects + 10).setMaxWaitQueueSize(-1);
         if (perConnection > 1) {
+            // a watch not read must not hold the whole connection's default 64 KiB window
             options.setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false)
-                    .setHttp2MultiplexingLimit(perConnection);
+                    .setHttp2ConnectionWindowSize(16 * 1024 * 1024).setHttp2MultiplexingLimit(perConnection);
             pool.setHttp2MaxSize((objects + perConnection - 1) / perConnection);
         }
         this.client = vertx.createHttpClient(options, pool);

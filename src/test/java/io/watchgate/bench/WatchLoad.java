@@ -121,6 +121,8 @@ public final class WatchLoad {
             PoolOptions watchPool = new PoolOptions().setHttp1MaxSize(o.watchers * 2 + 8);
             if (o.http2 > 0) {
                 watchOptions.setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false)
+                        // a paused or stalled watch must not hold the whole connection's default 64 KiB window
+                        .setHttp2ConnectionWindowSize(16 * 1024 * 1024)
                         .setHttp2MultiplexingLimit(o.http2);
                 watchPool.setHttp2MaxSize((o.watchers + o.http2 - 1) / o.http2);
             }

@@ -2,6 +2,7 @@ package io.watchgate.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -115,14 +116,10 @@ class HeldFlushesTest {
     @Test
     void aStretchThatFailsStillFlushesWhatItWrote() {
         EmbeddedChannel channel = channels.get(0);
-        try {
-            HeldFlushes.around(() -> {
-                write(channel, "before the failure");
-                throw new IllegalStateException("a watcher failed");
-            });
-        } catch (IllegalStateException expected) {
-            // the caller's to handle
-        }
+        assertThrows(IllegalStateException.class, () -> HeldFlushes.around(() -> {
+            write(channel, "before the failure");
+            throw new IllegalStateException("a watcher failed"); // the caller's to handle
+        }));
         assertEquals(List.of("before the failure"), sent(channel));
         write(channel, "after");
         assertEquals(List.of("after"), sent(channel), "not held once the stretch is over");

@@ -122,8 +122,9 @@ class VertxInternalsTest {
         List<String> handlers = Collections.synchronizedList(new ArrayList<>());
         int port = serve(request -> {
             ChannelHandlerContext vertx = VertxInternals.handlerContextOf(request.connection());
-            handlers.add(vertx.handler().getClass().getSimpleName());
-            assertSame(VertxInternals.channelOf(request.connection()), vertx.channel());
+            // noted here, asserted by the test's thread: an assertion failing in the handler would show as a timeout
+            handlers.add(vertx.handler().getClass().getSimpleName()
+                    + (vertx.channel() == VertxInternals.channelOf(request.connection()) ? "" : " of another channel"));
             HeldFlushes.holdOn(vertx);
             HttpServerResponse response = request.response().setChunked(true);
             response.write("head;");

@@ -21,9 +21,10 @@ public final class HttpStreamSink implements WatchSink {
     /** @param response {@code request}'s response, whose head is written already */
     public HttpStreamSink(HttpServerRequest request, HttpServerResponse response, WireFormat format) {
         this.response = response;
-        this.http1 = request.version() == HttpVersion.HTTP_2 ? null : request.connection();
+        boolean http2 = request.version() == HttpVersion.HTTP_2;
+        this.http1 = http2 ? null : request.connection();
         this.format = format;
-        if (http1 == null) {
+        if (http2) {
             // many watches share an HTTP/2 connection: an event for several of them goes out in one socket write
             HeldFlushes.holdOn(VertxInternals.handlerContextOf(request.connection()));
         }

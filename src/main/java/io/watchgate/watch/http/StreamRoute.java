@@ -224,8 +224,7 @@ public class StreamRoute {
             head.appendBuffer(WatchStream.refusal(WireFormat.SERVER_SENT_EVENTS, watch.watch(), watch.why()));
         }
         response.write(head);
-        HttpStreamSink sink = new HttpStreamSink(request, response,
-                WireFormat.SERVER_SENT_EVENTS);
+        HttpStreamSink sink = new HttpStreamSink(request, response, WireFormat.SERVER_SENT_EVENTS);
         hubs.start(loop -> stream(asked, sink, loop), sink);
     }
 }
