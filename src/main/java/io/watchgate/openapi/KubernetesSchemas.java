@@ -1,7 +1,5 @@
 package io.watchgate.openapi;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -23,13 +21,15 @@ import java.util.Optional;
 
 /**
  * Kubernetes' OpenAPI definitions of the core and meta types, with their descriptions and list and patch
- * extensions, read once (on first use) from the definitions fabric8 generates from the Kubernetes Go types.
- * Only the definitions of the built-in groups served and of the apimachinery packages are kept.
+ * extensions, read once (on first use). The file holds the definitions fabric8 generates from the Kubernetes Go
+ * types, only those of the built-in groups served and of the apimachinery packages (see
+ * {@code KubernetesDefinitionsFileTest}, which keeps it equal to fabric8's).
  */
 @ApplicationScoped
 public class KubernetesSchemas {
 
-    static final String RESOURCE = "openshift-generated.json";
+    static final String RESOURCE = "openapi/kubernetes-definitions.json";
+    static final String DEFINITIONS = "definitions";
     /** The package of each built-in group's v1 definitions, by group. */
     static final Map<String, String> PACKAGES = Map.of(
             "", "io.k8s.api.core.v1.",
@@ -49,7 +49,7 @@ public class KubernetesSchemas {
 
     /**
      * Loads the definitions on a worker thread as the server starts, so that the first write to need them (on an
-     * event loop) does not read a 6 MB file; one that comes sooner waits for the load.
+     * event loop) does not read a 0.6 MB file; one that comes sooner waits for the load.
      */
     void preload(@Observes StartupEvent event) {
         Infrastructure.getDefaultWorkerPool().execute(this::definitions);
@@ -91,42 +91,22 @@ public class KubernetesSchemas {
         return loaded;
     }
 
-    /** Streams through the 6 MB file, keeping only the packages served; the rest is skipped unparsed. */
+    /** Whether a definition is of a package served: the built-in groups' v1 and apimachinery. */
+    static boolean served(String definitionName) {
+        return definitionName.startsWith(APIMACHINERY) || PACKAGES.values().stream().anyMatch(definitionName::startsWith);
+    }
+
     private Map<String, ObjectNode> load() {
-        Map<String, ObjectNode> kept = new HashMap<>();
         try (InputStream in = KubernetesSchemas.class.getClassLoader().getResourceAsStream(RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException(RESOURCE + " is missing from the classpath");
             }
-            JsonParser parser = mapper.getFactory().createParser(in);
-            expect(parser.nextToken(), JsonToken.START_OBJECT);
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String section = parser.currentName();
-                parser.nextToken();
-                if (!section.equals("definitions")) {
-                    parser.skipChildren();
-                    continue;
-                }
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                    String name = parser.currentName();
-                    parser.nextToken();
-                    if (name.startsWith(APIMACHINERY) || PACKAGES.values().stream().anyMatch(name::startsWith)) {
-                        JsonNode definition = mapper.readTree(parser);
-                        kept.put(name, (ObjectNode) definition);
-                    } else {
-                        parser.skipChildren();
-                    }
-                }
-            }
+            JsonNode definitions = mapper.readTree(in).path(DEFINITIONS);
+            Map<String, ObjectNode> kept = new HashMap<>(definitions.size() * 2);
+            definitions.fields().forEachRemaining(entry -> kept.put(entry.getKey(), (ObjectNode) entry.getValue()));
+            return kept;
         } catch (IOException e) {
             throw new UncheckedIOException("reading " + RESOURCE, e);
-        }
-        return kept;
-    }
-
-    private static void expect(JsonToken token, JsonToken expected) {
-        if (token != expected) {
-            throw new IllegalStateException(RESOURCE + " does not start with a JSON object");
         }
     }
 }
