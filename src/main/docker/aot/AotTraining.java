@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The training run of the ahead-of-time cache (train.sh): the requests a server answers in its first minutes, so
@@ -65,10 +66,10 @@ public final class AotTraining {
         String resourceVersion = listed.replaceAll("(?s).*\"resourceVersion\":\"(\\d+)\".*", "$1");
         // every write below is an event on each watch: created, then four updates, then deleted
         int events = OBJECTS * 6;
-        CompletableFuture<Integer> chunked = watch(configMaps + "?watch=1&resourceVersion=" + resourceVersion,
-                "application/json", "{\"type\":\"", events);
-        CompletableFuture<Integer> sse = watch(configMaps + "?watch=1&resourceVersion=" + resourceVersion,
-                "text/event-stream", "event: ", events);
+        // the server ends them after 120 s: an event lost would fail the training, not hang it
+        String watch = configMaps + "?watch=1&timeoutSeconds=120&resourceVersion=" + resourceVersion;
+        CompletableFuture<Integer> chunked = watch(watch, "application/json", "{\"type\":\"", events);
+        CompletableFuture<Integer> sse = watch(watch, "text/event-stream", "event: ", events);
 
         for (int i = 0; i < OBJECTS; i++) {
             String name = "cm-" + i;
@@ -89,8 +90,8 @@ public final class AotTraining {
         for (int i = 0; i < OBJECTS; i++) {
             expect(200, "DELETE", configMaps + "/cm-" + i, null, null);
         }
-        int chunkedEvents = chunked.get();
-        int sseEvents = sse.get();
+        int chunkedEvents = chunked.get(150, TimeUnit.SECONDS);
+        int sseEvents = sse.get(150, TimeUnit.SECONDS);
         if (chunkedEvents != events || sseEvents != events) {
             fail("the watches saw " + chunkedEvents + " and " + sseEvents + " events of " + events);
         }

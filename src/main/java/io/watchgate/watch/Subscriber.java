@@ -1,5 +1,6 @@
 package io.watchgate.watch;
 
+import io.watchgate.store.KeyRange;
 import io.watchgate.store.ObjectKey;
 import java.util.List;
 
@@ -20,6 +21,15 @@ public interface Subscriber {
      * that object's events alone, found by key, rather than every event of the resource. Null otherwise.
      */
     default ObjectKey onlyObject() {
+        return null;
+    }
+
+    /**
+     * The one namespace of one resource it watches, when it is a single watch of a namespaced resource within one
+     * namespace that is not {@link #onlyObject of one object}: the loop then offers it that namespace's events alone,
+     * rather than every event of the resource. Null otherwise.
+     */
+    default KeyRange onlyNamespace() {
         return null;
     }
 

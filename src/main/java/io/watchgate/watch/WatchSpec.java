@@ -48,6 +48,11 @@ public record WatchSpec(ResourceType type, KeyRange range, Selection selection, 
         return null;
     }
 
+    /** Its one namespace, when it watches a namespaced resource within one and not one object; null otherwise. */
+    public KeyRange onlyNamespace() {
+        return type.namespaced() && range.namespace() != null && onlyObject() == null ? range : null;
+    }
+
     /** The revision the store must have reached before this watch can start. */
     public long requiredRevision() {
         return Math.max(resourceVersion, 0);

@@ -3,6 +3,7 @@ package io.watchgate.watch;
 import io.vertx.core.buffer.Buffer;
 import io.watchgate.status.ApiException;
 import io.watchgate.status.StatusBody;
+import io.watchgate.store.KeyRange;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
 import io.watchgate.store.StoreException;
@@ -33,6 +34,7 @@ public final class Watcher implements Subscriber {
 
     private final WatchSpec spec;
     private final ObjectKey onlyObject;
+    private final KeyRange onlyNamespace;
     private final WatchSink sink;
     private final WatchLoop loop;
     private final Store store;
@@ -50,6 +52,7 @@ public final class Watcher implements Subscriber {
             WatchConfig config) {
         this.spec = spec;
         this.onlyObject = spec.onlyObject();
+        this.onlyNamespace = spec.onlyNamespace();
         this.sink = sink;
         this.loop = loop;
         this.store = store;
@@ -76,6 +79,11 @@ public final class Watcher implements Subscriber {
     @Override
     public ObjectKey onlyObject() {
         return onlyObject;
+    }
+
+    @Override
+    public KeyRange onlyNamespace() {
+        return onlyNamespace;
     }
 
     @Override

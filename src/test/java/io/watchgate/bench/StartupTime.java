@@ -41,6 +41,7 @@ public final class StartupTime {
         URI version = URI.create("http://127.0.0.1:" + Integer.parseInt(args[2]) + "/version");
         List<String> command = List.of(args).subList(separator + 1, args.length);
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        answers(client, HttpRequest.newBuilder(version).build()); // the client's own start-up, before any launch
 
         List<Run> done = new ArrayList<>();
         for (int i = 1; i <= runs; i++) {
@@ -61,6 +62,8 @@ public final class StartupTime {
         HttpRequest request = HttpRequest.newBuilder(version).timeout(Duration.ofSeconds(1)).build();
         long launched = System.nanoTime();
         Process server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Thread stopOnExit = new Thread(server::destroyForcibly); // interrupted (^C): no server is left behind
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
         try {
             long deadline = launched + TimeUnit.SECONDS.toNanos(60);
             while (!answers(client, request)) {
@@ -70,10 +73,15 @@ public final class StartupTime {
                 Thread.sleep(5);
             }
             long firstAnswer = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - launched);
-            long cpu = TimeUnit.NANOSECONDS.toMillis(ProcessStats.cpuNanos(server.pid()));
+            long cpu = ProcessStats.cpuNanos(server.pid());
             Thread.sleep(TimeUnit.SECONDS.toMillis(idleSeconds));
-            return new Run(firstAnswer, cpu, ProcessStats.statusKib(server.pid(), "VmRSS"));
+            long rss = ProcessStats.statusKib(server.pid(), "VmRSS");
+            if (cpu < 0 || rss < 0 || !server.isAlive()) {
+                throw new IllegalStateException("the server ended, or /proc could not be read (see " + log + ")");
+            }
+            return new Run(firstAnswer, TimeUnit.NANOSECONDS.toMillis(cpu), rss);
         } finally {
+            Runtime.getRuntime().removeShutdownHook(stopOnExit);
             server.destroy();
             if (!server.waitFor(30, TimeUnit.SECONDS)) {
                 server.destroyForcibly().waitFor();

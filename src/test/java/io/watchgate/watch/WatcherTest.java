@@ -119,6 +119,47 @@ class WatcherTest {
     }
 
     @Test
+    void aWatcherOfOneNamespaceThatStallsCatchesUpFromWhatItsLoopFannedOutNotFromItsOwnLastEvent() {
+        WatchSpec spec = spec(configMaps, new KeyRange("configmaps", "ns"), null);
+        assertEquals(new KeyRange("configmaps", "ns"), spec.onlyNamespace(), "its loop offers it its namespace alone");
+        Watcher watcher = new Watcher(spec, sink, loop, store, frames, config);
+        watcher.start();
+        create("mine");
+        offerNewest(watcher);
+        sink.drain();
+        loop.runQueued();
+        // its loop fans out more writes in another namespace than history keeps (1,000 revisions), none offered to it
+        for (int i = 0; i < 1_100; i++) {
+            create("elsewhere", "other-" + i, 0);
+        }
+        watcher.onTimer(Watcher.TimerKind.BOOKMARK); // the client's buffer is full after it: a stall
+        for (int round = 0; round < 5; round++) {
+            sink.drain();
+            loop.runQueued();
+        }
+        assertTrue(watcher.isLive(), "not ended as fallen out of history: it missed nothing");
+        assertEquals(0, loop.endedSlow);
+        assertEquals(List.of("ADDED mine"), events(sink).stream().filter(e -> !e.startsWith("BOOKMARK"))
+                .map(e -> e.substring(0, e.lastIndexOf(' '))).toList());
+    }
+
+    @Test
+    void onlyASingleWatchOfOneNamespaceAndNoOneObjectIsFiledUnderItsNamespace() {
+        ResourceType namespaces = new ResourceTypes().find("", "v1", "namespaces").orElseThrow();
+        assertEquals(new KeyRange("configmaps", "ns"),
+                spec(configMaps, new KeyRange("configmaps", "ns"), null).onlyNamespace());
+        assertEquals(null, spec(configMaps, KeyRange.allOf("configmaps"), null).onlyNamespace());
+        assertEquals(null, spec(configMaps, new KeyRange("configmaps", "ns"), "metadata.name=mine").onlyNamespace(),
+                "filed under its object instead");
+        assertEquals(null, spec(namespaces, KeyRange.allOf("namespaces"), null).onlyNamespace());
+    }
+
+    private static WatchSpec spec(ResourceType type, KeyRange range, String fieldSelector) {
+        return new WatchSpec(type, range, Selection.parse(type, null, fieldSelector), false, WatchSpec.UNSET, true,
+                false, Duration.ofHours(1), ObjectRendering.AS_STORED, WatchGrant.ALWAYS);
+    }
+
+    @Test
     void whatIsQueuedForAStalledClientCountsUntilItDrains() {
         Watcher watcher = watcher(false);
         watcher.start();
@@ -178,13 +219,17 @@ class WatcherTest {
     }
 
     private void create(String name, int bytes) {
+        create("ns", name, bytes);
+    }
+
+    private void create(String namespace, String name, int bytes) {
         ObjectNode object = JSON.createObjectNode();
         object.put("apiVersion", "v1").put("kind", "ConfigMap");
-        object.putObject("metadata").put("name", name).put("namespace", "ns");
+        object.putObject("metadata").put("name", name).put("namespace", namespace);
         if (bytes > 0) {
             object.putObject("data").put("k", "x".repeat(bytes));
         }
-        Commits.commit(store, Mutation.create(new ObjectKey("configmaps", "ns", name), object));
+        Commits.commit(store, Mutation.create(new ObjectKey("configmaps", namespace, name), object));
     }
 
     private Watcher watcher(boolean initialEvents) {

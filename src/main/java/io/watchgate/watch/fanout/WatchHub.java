@@ -6,6 +6,7 @@ import io.vertx.core.eventbus.MessageConsumer;
 import io.watchgate.memory.MemoryBudget;
 import io.watchgate.http.HeldFlushes;
 import io.watchgate.store.ChangeEvent;
+import io.watchgate.store.KeyRange;
 import io.watchgate.store.ObjectKey;
 import io.watchgate.store.Store;
 import io.watchgate.watch.EncodedEvent;
@@ -24,7 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The subscribers of one event loop (watches, and streams of watches). It is the loop's one consumer of committed
  * events: each event is taken once per loop, framed once, and offered to the loop's subscribers that watch its
- * resource, or, for a watcher of one object, that object. Loop thread only.
+ * resource, or, for a watcher of one namespace or of one object, that namespace or object. Loop thread only.
  */
 final class WatchHub implements WatchLoop {
 
@@ -44,6 +45,11 @@ final class WatchHub implements WatchLoop {
      * offered to its object's watchers only, however many watch other objects of the resource.
      */
     private final Map<ObjectKey, Set<Subscriber>> byObject = new HashMap<>();
+    /**
+     * Who watches one namespace of a resource (see {@link Subscriber#onlyNamespace}): a write is offered to the
+     * watchers of its namespace, however many watch the resource's other namespaces.
+     */
+    private final Map<KeyRange, Set<Subscriber>> byNamespace = new HashMap<>();
     private final MessageConsumer<ChangeEvent> consumer;
     private final MessageConsumer<Long> replacements;
     private long lastRevision;
@@ -77,9 +83,12 @@ final class WatchHub implements WatchLoop {
     void attach(Subscriber subscriber) {
         subscribers.add(subscriber);
         ObjectKey only = subscriber.onlyObject();
+        KeyRange namespace = subscriber.onlyNamespace();
+        // in one index only, for good: such a subscriber is a single watch, which adds and ends no watches later
         if (only != null) {
-            // in one index only, for good: such a subscriber is a single watch, which adds and ends no watches later
             byObject.computeIfAbsent(only, o -> new LinkedHashSet<>()).add(subscriber);
+        } else if (namespace != null) {
+            byNamespace.computeIfAbsent(namespace, n -> new LinkedHashSet<>()).add(subscriber);
         } else {
             for (String resource : subscriber.watchedResources()) {
                 byResource.computeIfAbsent(resource, r -> new LinkedHashSet<>()).add(subscriber);
@@ -98,9 +107,12 @@ final class WatchHub implements WatchLoop {
             return;
         }
         lastRevision = revision;
-        Set<Subscriber> watching = byResource.get(event.key().resource());
-        Set<Subscriber> watchingObject = byObject.isEmpty() ? null : byObject.get(event.key());
-        if (watching == null && watchingObject == null) {
+        ObjectKey key = event.key();
+        Set<Subscriber> watching = byResource.get(key.resource());
+        Set<Subscriber> watchingNamespace = byNamespace.isEmpty() || key.namespace().isEmpty() ? null
+                : byNamespace.get(KeyRange.inNamespace(key.resource(), key.namespace()));
+        Set<Subscriber> watchingObject = byObject.isEmpty() ? null : byObject.get(key);
+        if (watching == null && watchingNamespace == null && watchingObject == null) {
             return;
         }
         EncodedEvent encoded = frames.of(event);
@@ -108,6 +120,7 @@ final class WatchHub implements WatchLoop {
         int sent = 0;
         try {
             sent += offer(encoded, watching);
+            sent += offer(encoded, watchingNamespace);
             sent += offer(encoded, watchingObject);
         } finally {
             dispatching = false;
@@ -221,7 +234,7 @@ final class WatchHub implements WatchLoop {
     public void watchEnded(Subscriber subscriber, String resource) {
         hubs.watchEnded(resource, subscriber.form());
         if (!subscriber.watchedResources().contains(resource)) {
-            afterOffers(() -> unindex(subscriber, resource));
+            afterOffers(() -> unindex(subscriber, byResource, resource));
         }
     }
 
@@ -237,26 +250,25 @@ final class WatchHub implements WatchLoop {
     private void forget(Subscriber subscriber) {
         ObjectKey only = subscriber.onlyObject();
         if (only != null) {
-            Set<Subscriber> watching = byObject.get(only);
-            if (watching != null) {
-                watching.remove(subscriber);
-                if (watching.isEmpty()) {
-                    byObject.remove(only);
-                }
-            }
+            unindex(subscriber, byObject, only);
+            return;
+        }
+        KeyRange namespace = subscriber.onlyNamespace();
+        if (namespace != null) {
+            unindex(subscriber, byNamespace, namespace);
             return;
         }
         for (String resource : List.copyOf(byResource.keySet())) {
-            unindex(subscriber, resource);
+            unindex(subscriber, byResource, resource);
         }
     }
 
-    private void unindex(Subscriber subscriber, String resource) {
-        Set<Subscriber> watching = byResource.get(resource);
+    private static <K> void unindex(Subscriber subscriber, Map<K, Set<Subscriber>> index, K key) {
+        Set<Subscriber> watching = index.get(key);
         if (watching != null) {
             watching.remove(subscriber);
             if (watching.isEmpty()) {
-                byResource.remove(resource);
+                index.remove(key);
             }
         }
     }

@@ -38,7 +38,8 @@ public final class HttpStreamSink implements WatchSink {
     @Override
     public void write(Buffer frame) {
         if (!response.closed() && !response.ended()) {
-            response.write(frame);
+            // with no handler, Vert.x writes with Netty's void promise: no promise, listener and completion per frame
+            response.write(frame, null);
         }
     }
 
