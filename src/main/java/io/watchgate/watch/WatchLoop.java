@@ -8,7 +8,7 @@ public interface WatchLoop {
 
     /**
      * The newest revision this loop has fanned out: a live watcher has been offered every event up to it that
-     * concerns it (of its resources; of its one object, for a watcher of one object).
+     * concerns it (of its resources; of its one namespace or object, for a watcher of one namespace or object).
      */
     long lastRevision();
 

@@ -237,8 +237,9 @@ public final class Watcher implements Subscriber {
 
     private void stall() {
         if (state == State.LIVE) {
-            // it has been offered every event of its loop that concerns it (a watcher of one object: that object's
-            // alone), so its catch-up starts after what the loop fanned out, not after its own last event
+            // it has been offered every event of its loop that concerns it (a watcher of one namespace or object:
+            // that namespace's or object's alone), so its catch-up starts after what the loop fanned out, not after
+            // its own last event
             position = Math.max(position, loop.lastRevision());
         }
         state = State.STALLED;

@@ -190,5 +190,47 @@ class Http2Test {
         assertEquals(1, connections.size(), "the watches shared one connection");
     }
 
+    @Test
+    void aWatchItsClientResetsWithFramesWaitingForItsWindowLeavesTheConnectionsOtherWatchesAlone() throws Exception {
+        long from = Api.currentRevision();
+        String prefix = "h2-reset-" + System.nanoTime() + "-";
+        String data = "x".repeat(4096);
+        String path = "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=" + from;
+        HttpClientResponse stopped = client.request(HttpMethod.GET, RestAssured.port, "localhost", path)
+                .compose(request -> request.send()).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        stopped.pause();
+        List<Long> versions = Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<Void> allSeen = new CompletableFuture<>();
+        int writes = 40;
+        HttpClientResponse reading = client.request(HttpMethod.GET, RestAssured.port, "localhost", path)
+                .compose(request -> request.send()).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        StringBuilder pending = new StringBuilder();
+        reading.handler(chunk -> {
+            pending.append(chunk.toString());
+            for (int newline; (newline = pending.indexOf("\n")) >= 0; pending.delete(0, newline + 1)) {
+                Matcher version = RESOURCE_VERSION.matcher(pending.substring(0, newline));
+                if (pending.substring(0, newline).contains(prefix) && version.find()) {
+                    versions.add(Long.parseLong(version.group(1)));
+                }
+            }
+            if (versions.size() >= writes) {
+                allSeen.complete(null);
+            }
+        });
+        assertEquals(stopped.request().connection(), reading.request().connection(), "one connection");
+        // 30 events of 4 KiB: past the stopped stream's 64 KiB window, so the server holds frames for it
+        for (int k = 0; k < 30; k++) {
+            assertTrue(post("application/json", Buffer.buffer("{\"metadata\":{\"name\":\"" + prefix + k
+                    + "\"},\"data\":{\"d\":\"" + data + "\"}}")).startsWith("201 "));
+        }
+        stopped.request().reset(); // the server's held frames for it fail as its stream closes
+        for (int k = 30; k < writes; k++) {
+            assertTrue(post("application/json", Buffer.buffer("{\"metadata\":{\"name\":\"" + prefix + k
+                    + "\"},\"data\":{\"d\":\"" + data + "\"}}")).startsWith("201 "));
+        }
+        allSeen.get(30, TimeUnit.SECONDS);
+        assertEquals(writes, versions.size(), "every event, none missed or repeated: " + versions);
+    }
+
     private static final Pattern RESOURCE_VERSION = Pattern.compile("\"resourceVersion\":\"(\\d+)\"");
 }

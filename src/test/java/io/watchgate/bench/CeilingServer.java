@@ -128,9 +128,8 @@ public final class CeilingServer extends AbstractVerticle {
         HttpServerResponse response = request.response().setChunked(true).putHeader("Content-Type",
                 events ? "text/event-stream" : "application/json");
         response.write(Buffer.buffer()); // sends the head now, as watchgate does
-        // no handler: Netty's void promise, as watchgate writes its frames
-        Stream stream = events ? frames -> response.write(frames.serverSentEvent(), null)
-                : frames -> response.write(frames.jsonLine(), null);
+        Stream stream = events ? frames -> response.write(frames.serverSentEvent())
+                : frames -> response.write(frames.jsonLine());
         List<Stream> streams = watchers.computeIfAbsent(namespace, ns -> new ArrayList<>());
         streams.add(stream);
         response.closeHandler(v -> streams.remove(stream));

@@ -38,8 +38,10 @@ public final class HttpStreamSink implements WatchSink {
     @Override
     public void write(Buffer frame) {
         if (!response.closed() && !response.ended()) {
-            // with no handler, Vert.x writes with Netty's void promise: no promise, listener and completion per frame
-            response.write(frame, null);
+            // not write(frame, null), though it skips a promise per frame: over HTTP/2 a null handler means the
+            // pipeline's void promise, whose failure (a frame held by flow control when its stream is reset) closes
+            // the connection and every watch on it (Http2Test); over HTTP/1.1 it measured no cheaper
+            response.write(frame);
         }
     }
 
