@@ -19,6 +19,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.function.IntConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -94,43 +95,32 @@ class WatcherTest {
 
     @Test
     void aWatcherOfOneObjectThatStallsCatchesUpFromWhatItsLoopFannedOutNotFromItsOwnLastEvent() {
-        WatchSpec spec = new WatchSpec(configMaps, new KeyRange("configmaps", "ns"),
-                Selection.parse(configMaps, null, "metadata.name=mine"), false, WatchSpec.UNSET, true, false,
-                Duration.ofHours(1), ObjectRendering.AS_STORED, WatchGrant.ALWAYS);
-        Watcher watcher = new Watcher(spec, sink, loop, store, frames, config);
-        watcher.start();
-        create("mine");
-        offerNewest(watcher);
-        sink.drain();
-        loop.runQueued();
         // its loop fans out more writes of other objects than history keeps (1,000 revisions), none offered to it
-        for (int i = 0; i < 1_100; i++) {
-            create("other-" + i);
-        }
-        watcher.onTimer(Watcher.TimerKind.BOOKMARK); // the client's buffer is full after it: a stall
-        for (int round = 0; round < 5; round++) {
-            sink.drain();
-            loop.runQueued();
-        }
-        assertTrue(watcher.isLive(), "not ended as fallen out of history: it missed nothing");
-        assertEquals(0, loop.endedSlow);
-        assertEquals(List.of("ADDED mine"), events(sink).stream().filter(e -> !e.startsWith("BOOKMARK"))
-                .map(e -> e.substring(0, e.lastIndexOf(' '))).toList());
+        stallPastOthersWritesAndCatchUp(spec(configMaps, new KeyRange("configmaps", "ns"), "metadata.name=mine"),
+                i -> create("other-" + i));
     }
 
     @Test
     void aWatcherOfOneNamespaceThatStallsCatchesUpFromWhatItsLoopFannedOutNotFromItsOwnLastEvent() {
         WatchSpec spec = spec(configMaps, new KeyRange("configmaps", "ns"), null);
         assertEquals(new KeyRange("configmaps", "ns"), spec.onlyNamespace(), "its loop offers it its namespace alone");
+        // its loop fans out more writes in another namespace than history keeps, none offered to it
+        stallPastOthersWritesAndCatchUp(spec, i -> create("elsewhere", "other-" + i, 0));
+    }
+
+    /**
+     * A watcher gets its object "mine", then 1,100 writes it is not offered go by ({@code otherWrite}), then it
+     * stalls: it must catch up from what its loop fanned out, missing nothing, not fall out of history.
+     */
+    private void stallPastOthersWritesAndCatchUp(WatchSpec spec, IntConsumer otherWrite) {
         Watcher watcher = new Watcher(spec, sink, loop, store, frames, config);
         watcher.start();
         create("mine");
         offerNewest(watcher);
         sink.drain();
         loop.runQueued();
-        // its loop fans out more writes in another namespace than history keeps (1,000 revisions), none offered to it
         for (int i = 0; i < 1_100; i++) {
-            create("elsewhere", "other-" + i, 0);
+            otherWrite.accept(i);
         }
         watcher.onTimer(Watcher.TimerKind.BOOKMARK); // the client's buffer is full after it: a stall
         for (int round = 0; round < 5; round++) {
