@@ -4,6 +4,7 @@ import io.watchgate.memory.MemoryBudget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Predicate;
@@ -19,8 +20,26 @@ import java.util.function.Predicate;
  */
 final class MvccIndex {
 
-    /** Replaced whole only by {@link #replace}, which builds the new map aside: no reader sees it half filled. */
-    private volatile ConcurrentSkipListMap<ObjectKey, VersionChain> chains = new ConcurrentSkipListMap<>();
+    /**
+     * Each key's chain twice: in key order, for lists and scans, and by hash, for the lookups of one key that every
+     * write makes (a skip list's lookup compares some twenty keys, each three strings, at a million objects). Both
+     * change together under the commit lock, before the revision that shows the change is published.
+     */
+    private record Chains(ConcurrentSkipListMap<ObjectKey, VersionChain> ordered,
+            ConcurrentHashMap<ObjectKey, VersionChain> byKey) {
+
+        Chains() {
+            this(new ConcurrentSkipListMap<>(), new ConcurrentHashMap<>());
+        }
+
+        void put(ObjectKey key, VersionChain chain) {
+            ordered.put(key, chain);
+            byKey.put(key, chain);
+        }
+    }
+
+    /** Replaced whole only by {@link #replace}, which builds the new maps aside: no reader sees them half filled. */
+    private volatile Chains chains = new Chains();
     private final EventHistory history;
     private final ObjectCounts counts = new ObjectCounts();
     private volatile long revision;
@@ -44,7 +63,7 @@ final class MvccIndex {
 
     /** The newest installed value of {@code key}, or null when absent or deleted. */
     StoredObject newest(ObjectKey key) {
-        VersionChain chain = chains.get(key);
+        VersionChain chain = chains.byKey().get(key);
         return chain == null ? null : chain.valueAt(Long.MAX_VALUE);
     }
 
@@ -56,7 +75,7 @@ final class MvccIndex {
         long next = event.revision();
         ObjectKey key = event.key();
         // compaction may have dropped this very key's chain (when it ended in a delete)
-        VersionChain chain = chains.get(key);
+        VersionChain chain = chains.byKey().get(key);
         StoredObject value = event.type() == EventType.DELETED ? null : event.object();
         if (chain == null) {
             chains.put(key, new VersionChain(new Version(next, value, null)));
@@ -80,7 +99,7 @@ final class MvccIndex {
 
     /** Recovery: fills an empty index with the objects live at {@code at}, with no history before it. */
     void restore(long at, Iterable<StoredObject> state) {
-        if (revision != 0 || !chains.isEmpty()) {
+        if (revision != 0 || !chains.byKey().isEmpty()) {
             throw new IllegalStateException("only an empty store can be restored");
         }
         for (StoredObject object : state) {
@@ -101,7 +120,7 @@ final class MvccIndex {
         if (at <= revision) {
             throw new IllegalArgumentException("revision " + at + " does not follow " + revision);
         }
-        ConcurrentSkipListMap<ObjectKey, VersionChain> replacement = new ConcurrentSkipListMap<>();
+        Chains replacement = new Chains();
         for (StoredObject object : state) {
             replacement.put(object.key(), new VersionChain(new Version(object.revision(), object, null)));
         }
@@ -122,7 +141,7 @@ final class MvccIndex {
     List<StoredObject> objectsAt(long at) {
         List<StoredObject> objects = new ArrayList<>();
         checkReadable(at);
-        for (VersionChain chain : chains.values()) {
+        for (VersionChain chain : chains.ordered().values()) {
             StoredObject value = chain.valueAt(at);
             if (value != null) {
                 objects.add(value);
@@ -139,17 +158,19 @@ final class MvccIndex {
 
     /** For compaction only: the chain of {@code key}, or null. */
     VersionChain chain(ObjectKey key) {
-        return chains.get(key);
+        return chains.byKey().get(key);
     }
 
     /** For compaction only: drops a chain nothing readable is left in. */
     void remove(ObjectKey key) {
-        chains.remove(key);
+        Chains current = chains;
+        current.byKey().remove(key);
+        current.ordered().remove(key);
     }
 
     StoredObject get(ObjectKey key, long rev) {
         checkReadable(rev);
-        VersionChain chain = chains.get(key);
+        VersionChain chain = chains.byKey().get(key);
         StoredObject value = chain == null ? null : chain.valueAt(rev);
         checkReadable(rev);
         return value;
@@ -210,13 +231,14 @@ final class MvccIndex {
     private ConcurrentNavigableMap<ObjectKey, VersionChain> keysOf(KeyRange range, ObjectKey startAfter) {
         ObjectKey lowest = range.lowest();
         ObjectKey highest = range.highest();
+        ConcurrentSkipListMap<ObjectKey, VersionChain> ordered = chains.ordered();
         if (startAfter == null || startAfter.compareTo(lowest) < 0) {
-            return chains.subMap(lowest, true, highest, true);
+            return ordered.subMap(lowest, true, highest, true);
         }
         if (startAfter.compareTo(highest) >= 0) {
             return new ConcurrentSkipListMap<>();
         }
-        return chains.subMap(startAfter, false, highest, true);
+        return ordered.subMap(startAfter, false, highest, true);
     }
 
     List<ChangeEvent> eventsAfter(long rev, int limit) {
