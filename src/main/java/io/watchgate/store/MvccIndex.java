@@ -23,7 +23,8 @@ final class MvccIndex {
     /**
      * Each key's chain twice: in key order, for lists and scans, and by hash, for the lookups of one key that every
      * write makes (a skip list's lookup compares some twenty keys, each three strings, at a million objects). Both
-     * change together under the commit lock, before the revision that shows the change is published.
+     * change together under the commit lock. The hash map's growth (a table of twice the size, copied by the write
+     * that crosses its threshold) lengthens that one write; the skip list never had such a step.
      */
     private record Chains(ConcurrentSkipListMap<ObjectKey, VersionChain> ordered,
             ConcurrentHashMap<ObjectKey, VersionChain> byKey) {
