@@ -248,28 +248,19 @@ final class WatchHub implements WatchLoop {
     }
 
     private void forget(Subscriber subscriber) {
-        ObjectKey only = subscriber.onlyObject();
-        if (only != null) {
-            unindex(subscriber, byObject, only);
-            return;
-        }
-        KeyRange namespace = subscriber.onlyNamespace();
-        if (namespace != null) {
-            unindex(subscriber, byNamespace, namespace);
-            return;
-        }
-        for (String resource : List.copyOf(byResource.keySet())) {
-            unindex(subscriber, byResource, resource);
+        if (subscriber.onlyObject() != null) {
+            unindex(subscriber, byObject, subscriber.onlyObject());
+        } else if (subscriber.onlyNamespace() != null) {
+            unindex(subscriber, byNamespace, subscriber.onlyNamespace());
+        } else {
+            List.copyOf(byResource.keySet()).forEach(resource -> unindex(subscriber, byResource, resource));
         }
     }
 
     private static <K> void unindex(Subscriber subscriber, Map<K, Set<Subscriber>> index, K key) {
         Set<Subscriber> watching = index.get(key);
-        if (watching != null) {
-            watching.remove(subscriber);
-            if (watching.isEmpty()) {
-                index.remove(key);
-            }
+        if (watching != null && watching.remove(subscriber) && watching.isEmpty()) {
+            index.remove(key);
         }
     }
 
