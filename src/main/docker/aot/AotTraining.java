@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The training run of the ahead-of-time cache (train.sh): the requests a server answers in its first minutes, so
@@ -23,18 +25,22 @@ import java.util.concurrent.TimeUnit;
 public final class AotTraining {
 
     private static final String NS = "aot-training";
-    private static final int OBJECTS = 200;
+    private static final Pattern RESOURCE_VERSION = Pattern.compile("\"resourceVersion\":\"(\\d+)\"");
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
+    private final int objects;
 
-    private AotTraining(String base) {
+    private AotTraining(String base, int objects) {
         this.base = base;
+        this.objects = objects;
     }
 
+    /** Arguments: the server's URL (http://127.0.0.1:8080), and how many objects to write each way (200). */
     public static void main(String[] args) throws Exception {
-        AotTraining training = new AotTraining(args.length > 0 ? args[0] : "http://127.0.0.1:8080");
+        AotTraining training = new AotTraining(args.length > 0 ? args[0] : "http://127.0.0.1:8080",
+                args.length > 1 ? Integer.parseInt(args[1]) : 200);
         training.awaitServer();
         training.run();
         System.out.println("AOT training: done");
@@ -63,15 +69,20 @@ public final class AotTraining {
         expect(201, "POST", "/api/v1/namespaces", "{\"metadata\":{\"name\":\"" + NS + "\"}}", "application/json");
         String configMaps = "/api/v1/namespaces/" + NS + "/configmaps";
         String listed = expect(200, "GET", configMaps, null, null);
-        String resourceVersion = listed.replaceAll("(?s).*\"resourceVersion\":\"(\\d+)\".*", "$1");
+        // the list's own, the first in its body
+        Matcher listedAt = RESOURCE_VERSION.matcher(listed);
+        if (!listedAt.find()) {
+            fail("the list of " + configMaps + " has no resourceVersion: " + listed);
+        }
+        String resourceVersion = listedAt.group(1);
         // every write below is an event on each watch: created, then four updates, then deleted
-        int events = OBJECTS * 6;
+        int events = objects * 6;
         // the server ends them after 120 s: an event lost would fail the training, not hang it
         String watch = configMaps + "?watch=1&timeoutSeconds=120&resourceVersion=" + resourceVersion;
         CompletableFuture<Integer> chunked = watch(watch, "application/json", "{\"type\":\"", events);
         CompletableFuture<Integer> sse = watch(watch, "text/event-stream", "event: ", events);
 
-        for (int i = 0; i < OBJECTS; i++) {
+        for (int i = 0; i < objects; i++) {
             String name = "cm-" + i;
             String item = configMaps + "/" + name;
             expect(201, "POST", configMaps, "{\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\"n\":\"" + i
@@ -87,7 +98,7 @@ public final class AotTraining {
         expect(200, "GET", configMaps + "?labelSelector=n%3D7", null, null);
         expect(200, "GET", configMaps + "?limit=50", null, null);
         expect(200, "GET", configMaps, null, "application/json;as=Table;v=v1;g=meta.k8s.io");
-        for (int i = 0; i < OBJECTS; i++) {
+        for (int i = 0; i < objects; i++) {
             expect(200, "DELETE", configMaps + "/cm-" + i, null, null);
         }
         int chunkedEvents = chunked.get(150, TimeUnit.SECONDS);

@@ -90,8 +90,11 @@ public final class HeldFlushes {
         if (failed instanceof Error error) {
             throw error;
         }
-        if (failed != null) {
-            throw (RuntimeException) failed; // flushHeld declares nothing checked
+        if (failed instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (failed != null) { // a checked exception Netty threw without declaring it
+            throw new IllegalStateException("flushing held writes failed", failed);
         }
     }
 

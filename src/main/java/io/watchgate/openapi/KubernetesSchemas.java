@@ -38,7 +38,7 @@ public class KubernetesSchemas {
             WorkloadTypes.APPS, "io.k8s.api.apps.v1.",
             WorkloadTypes.BATCH, "io.k8s.api.batch.v1.",
             EventTypes.GROUP, "io.k8s.api.events.v1.");
-    private static final String APIMACHINERY = "io.k8s.apimachinery.";
+    static final String APIMACHINERY = "io.k8s.apimachinery.";
 
     private final ObjectMapper mapper;
     private volatile Map<String, ObjectNode> definitions;
@@ -89,11 +89,6 @@ public class KubernetesSchemas {
             }
         }
         return loaded;
-    }
-
-    /** Whether a definition is of a package served: the built-in groups' v1 and apimachinery. */
-    static boolean served(String definitionName) {
-        return definitionName.startsWith(APIMACHINERY) || PACKAGES.values().stream().anyMatch(definitionName::startsWith);
     }
 
     private Map<String, ObjectNode> load() {

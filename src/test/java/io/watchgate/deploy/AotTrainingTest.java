@@ -31,8 +31,9 @@ class AotTrainingTest {
         String java = ProcessHandle.current().info().command().orElse("java");
         Path output = Files.createTempFile("aot-training", ".log");
         try {
-            // the single-file source launcher: the same source the image compiles
-            Process client = new ProcessBuilder(java, CLIENT.toString(), server.toString().replaceAll("/$", ""))
+            // the single-file source launcher: the same source the image compiles, with 20 objects where the image
+            // writes 200 (the same requests, each kind as often as the image's run needs to prove it answered)
+            Process client = new ProcessBuilder(java, CLIENT.toString(), server.toString().replaceAll("/$", ""), "20")
                     .redirectErrorStream(true).redirectOutput(output.toFile()).start();
             boolean ended = client.waitFor(120, TimeUnit.SECONDS);
             if (!ended) {
